@@ -1,0 +1,249 @@
+// elfmeta check: open every input, find its BTF (and the base split BTF
+// needs), run the verifier, print the findings in input order and a summary.
+#include <atomic>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "btf/artifact_check.h"
+#include "cli.h"
+#include "core/report.h"
+#include "input/artifact.h"
+#include "input/kernel_release.h"
+
+namespace elfmeta::cli {
+namespace {
+
+struct CheckSettings {
+  btf::CheckOptions btf;
+  std::string format = "text";
+  bool werror = false;
+  unsigned jobs = 1;
+  std::vector<std::string> base_paths;
+  std::vector<std::string> inputs;
+};
+
+// A base blob loaded from a file (--base-btf, /sys/kernel/btf/vmlinux),
+// checked once and shared by every split input that needs it.
+struct LoadedBase {
+  std::unique_ptr<input::Artifact> artifact;
+  btf::CheckedBtf checked;
+  std::string error;
+};
+
+class DiscardSink final : public DiagnosticSink {
+ public:
+  void report(Diagnostic) override {}
+};
+
+class BaseCache {
+ public:
+  explicit BaseCache(const btf::CheckOptions& options) : options_(options) {}
+
+  // Load `path` as base BTF on top of `below` (null for the bottom base).
+  const LoadedBase& get(const std::string& path, const btf::CheckedBtf* below) {
+    std::lock_guard lock(mu_);
+    auto& slot = cache_[path];
+    if (slot) return *slot;
+    slot = std::make_unique<LoadedBase>();
+    auto opened = input::open_input(path);
+    if (!opened.artifact) {
+      slot->error = opened.error;
+      return *slot;
+    }
+    slot->artifact = std::move(opened.artifact);
+    auto where = btf::locate_btf(*slot->artifact);
+    if (!where) {
+      slot->error = path + ": no BTF to use as a base";
+      return *slot;
+    }
+    DiscardSink discard;
+    slot->checked = btf::check_btf(where->data, below, options_, slot->artifact->name, where->section, discard);
+    if (!slot->checked.btf) slot->error = path + ": its BTF header is unreadable, it cannot be a base";
+    return *slot;
+  }
+
+ private:
+  btf::CheckOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<LoadedBase>> cache_;
+};
+
+struct InputResult {
+  std::unique_ptr<input::Artifact> artifact;
+  std::string open_error;
+  std::vector<Diagnostic> diagnostics;
+  btf::ArtifactCheck check;
+};
+
+unsigned parse_jobs(const std::string& v) {
+  try {
+    const int n = std::stoi(v);
+    if (n >= 1 && n <= 256) return static_cast<unsigned>(n);
+  } catch (...) {
+  }
+  throw UsageError("-j needs a number from 1 to 256, not '" + v + "'");
+}
+
+CheckSettings parse_settings(Args& args) {
+  CheckSettings s;
+  std::string v;
+  while (!args.done()) {
+    if (args.option("--only", v)) {
+      size_t pos = 0;
+      while (pos <= v.size()) {
+        const size_t comma = v.find(',', pos);
+        const std::string part = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (part == "orc" || part == "sframe")
+          throw UsageError("--only " + part + ": the " + part + " verifier is not part of this build yet");
+        if (part != "btf") throw UsageError("--only takes btf, orc or sframe, not '" + part + "'");
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    } else if (args.option("--kernel", v)) {
+      if (v == "running") {
+        const auto r = input::running_kernel_release();
+        if (!r || r->rfind(std::string(btf::kDefaultKernelRelease) + ".", 0) != 0)
+          throw UsageError("--kernel running: the running kernel is " + r.value_or("unknown") +
+                           "; only the " + std::string(btf::kDefaultKernelRelease) + " profile exists in this build");
+      } else if (v != btf::kDefaultKernelRelease) {
+        throw UsageError("--kernel " + v + ": only the " + std::string(btf::kDefaultKernelRelease) +
+                         " profile exists in this build");
+      }
+    } else if (args.option("--consumer", v)) {
+      if (v == "bpf-load")
+        s.btf.consumer = kBpfBtfLoad;
+      else if (v == "module-load")
+        s.btf.consumer = kModuleLoad;
+      else
+        throw UsageError("--consumer takes bpf-load or module-load, not '" + v + "'");
+    } else if (args.option("--base-btf", v)) {
+      s.base_paths.push_back(v);
+    } else if (args.option("--format", v)) {
+      if (v != "text" && v != "json") throw UsageError("--format takes text or json, not '" + v + "'");
+      s.format = v;
+    } else if (args.flag("--Werror")) {
+      s.werror = true;
+    } else if (args.option("-j", v) || args.option("--jobs", v)) {
+      s.jobs = parse_jobs(v);
+    } else if (args.peek().size() > 2 && args.peek()[0] == '-' && args.peek()[1] == 'j') {
+      s.jobs = parse_jobs(args.next().substr(2));
+    } else if (args.peek().size() > 1 && args.peek()[0] == '-') {
+      throw UsageError("check: unknown option '" + args.peek() + "'");
+    } else {
+      s.inputs.push_back(args.next());
+    }
+  }
+  if (s.inputs.empty()) throw UsageError("check needs at least one INPUT");
+  return s;
+}
+
+template <typename Fn>
+void parallel_for(size_t n, unsigned jobs, Fn fn) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < n;) fn(i);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<size_t>(jobs, n); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+
+int run_check(Args args) {
+  CheckSettings s = parse_settings(args);
+  BaseCache bases(s.btf);
+
+  // Explicit bases form a chain: each --base-btf continues the previous one.
+  const btf::CheckedBtf* explicit_base = nullptr;
+  for (const auto& path : s.base_paths) {
+    const LoadedBase& b = bases.get(path, explicit_base);
+    if (!b.error.empty()) {
+      std::cerr << "elfmeta: --base-btf " << b.error << "\n";
+      return 2;
+    }
+    explicit_base = &b.checked;
+  }
+
+  std::vector<InputResult> results(s.inputs.size());
+  parallel_for(results.size(), s.jobs, [&](size_t i) {
+    auto opened = input::open_input(s.inputs[i]);
+    results[i].artifact = std::move(opened.artifact);
+    results[i].open_error = opened.error;
+  });
+
+  // Kernel images first: a module checked with its vmlinux uses it as base.
+  auto check_one = [&](size_t i, const btf::CheckedBtf* base) {
+    InputResult& r = results[i];
+    DiagnosticList list;
+    r.check = btf::check_artifact_btf(*r.artifact, base, s.btf, list);
+    r.diagnostics = std::move(list.items());
+  };
+  std::vector<size_t> images, others;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].artifact) continue;
+    (results[i].artifact->is_vmlinux() ? images : others).push_back(i);
+  }
+  parallel_for(images.size(), s.jobs, [&](size_t k) { check_one(images[k], nullptr); });
+  const btf::CheckedBtf* vmlinux_in_inputs = nullptr;
+  for (size_t i : images)
+    if (results[i].check.btf.btf) {
+      vmlinux_in_inputs = &results[i].check.btf;
+      break;
+    }
+  const auto running = input::running_kernel_release();
+  parallel_for(others.size(), s.jobs, [&](size_t k) {
+    const size_t i = others[k];
+    const input::Artifact& a = *results[i].artifact;
+    const btf::CheckedBtf* base = explicit_base;
+    if (!base) {
+      auto where = btf::locate_btf(a);
+      if (where && btf::needs_base(a, *where)) {
+        std::optional<std::string> path = a.implied_btf_base;
+        if (!path && vmlinux_in_inputs) {
+          base = vmlinux_in_inputs;
+        } else if (!path && running && input::module_vermagic_release(a) == running) {
+          path = "/sys/kernel/btf/vmlinux";
+        }
+        if (path) {
+          const LoadedBase& b = bases.get(*path, nullptr);
+          if (b.error.empty()) base = &b.checked;
+        }
+      }
+    }
+    check_one(i, base);
+  });
+
+  RunSummary summary;
+  summary.inputs = results.size();
+  summary.kernel = std::string(btf::kDefaultKernelRelease);
+  summary.consumer = std::string(consumer_name(s.btf.consumer));
+  for (auto& r : results) {
+    if (!r.artifact) {
+      std::cerr << "elfmeta: " << r.open_error << "\n";
+      ++summary.unreadable;
+      continue;
+    }
+    for (const auto& d : r.diagnostics) {
+      if (s.format == "json")
+        write_json(std::cout, d);
+      else
+        write_text(std::cout, d);
+    }
+    summary.add(r.diagnostics);
+  }
+  if (s.format == "json")
+    write_json_summary(std::cout, summary);
+  else
+    write_text_summary(std::cout, summary);
+  std::cout.flush();
+  if (summary.unreadable) return 2;
+  if (summary.errors || (s.werror && summary.warnings)) return 1;
+  return 0;
+}
+
+}  // namespace elfmeta::cli

@@ -1,0 +1,48 @@
+// elfmeta: static validation of BTF (and, to come, ORC and SFrame).
+#include <cstring>
+#include <iostream>
+
+#include "cli.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: elfmeta <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  check [--only btf] [--kernel 6.18|running] [--consumer bpf-load|module-load]\n"
+    "        [--base-btf FILE]... [--format text|json] [--Werror] [-j N] INPUT...\n"
+    "                         check inputs (raw BTF, ELF, vmlinuz, .ko[.xz|.zst|.gz],\n"
+    "                         /sys/kernel/btf/*)\n"
+    "  rules [--format text|json]   list every rule\n"
+    "  rules --docs DIR             write one Markdown page per rule\n"
+    "  explain RULE-ID              describe one rule\n"
+    "  dump btf [--base-btf FILE] INPUT\n"
+    "                         list the types of an input's BTF\n"
+    "  oracle FILE...         load each blob with bpf(BPF_BTF_LOAD) and print the\n"
+    "                         running kernel's verdict\n"
+    "\n"
+    "exit status: 0 no errors, 1 errors found (or warnings with --Werror),\n"
+    "             2 unreadable input or wrong usage\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    (argc < 2 ? std::cerr : std::cout) << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  elfmeta::cli::Args args(std::vector<std::string>(argv + 2, argv + argc));
+  try {
+    if (command == "check") return elfmeta::cli::run_check(std::move(args));
+    if (command == "rules") return elfmeta::cli::run_rules(std::move(args));
+    if (command == "explain") return elfmeta::cli::run_explain(std::move(args));
+    if (command == "dump") return elfmeta::cli::run_dump(std::move(args));
+    if (command == "oracle") return elfmeta::cli::run_oracle(std::move(args));
+    throw elfmeta::cli::UsageError("unknown command '" + command + "' (try elfmeta --help)");
+  } catch (const elfmeta::cli::UsageError& e) {
+    std::cerr << "elfmeta: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,74 @@
+// elfmeta rules / explain: the rule tables, as a list, as JSON, or as docs.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli.h"
+#include "core/report.h"
+#include "core/rule_docs.h"
+
+namespace elfmeta::cli {
+
+int run_rules(Args args) {
+  std::string format = "text", docs_dir, v;
+  while (!args.done()) {
+    if (args.option("--format", v)) {
+      if (v != "text" && v != "json") throw UsageError("--format takes text or json, not '" + v + "'");
+      format = v;
+    } else if (args.option("--docs", v)) {
+      docs_dir = v;
+    } else {
+      throw UsageError("rules: unexpected argument '" + args.peek() + "'");
+    }
+  }
+  if (!docs_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(docs_dir, ec);
+    auto write = [&](const std::string& name, const std::string& text) {
+      std::ofstream out(docs_dir + "/" + name);
+      out << text;
+      if (!out) throw UsageError("cannot write " + docs_dir + "/" + name);
+    };
+    for (const Rule* r : all_rules()) write(std::string(r->id) + ".md", rule_doc_page(*r));
+    write("README.md", rule_doc_index());
+    return 0;
+  }
+  if (format == "json") {
+    std::cout << "[";
+    bool first = true;
+    for (const Rule* r : all_rules()) {
+      std::cout << (first ? "\n" : ",\n") << "{\"id\":\"" << r->id << "\",\"severity\":\"" << severity_name(r->severity)
+                << "\",\"refused_by\":\"" << json_escape(enforcement_text(*r)) << "\",\"summary\":\""
+                << json_escape(r->summary) << "\",\"since\":\"" << json_escape(r->since) << "\",\"kernel_log\":\""
+                << json_escape(r->kernel_log) << "\"}";
+      first = false;
+    }
+    std::cout << "\n]\n";
+    return 0;
+  }
+  for (const Rule* r : all_rules()) {
+    std::string id(r->id);
+    id.resize(18, ' ');
+    std::string sev(severity_name(r->severity));
+    sev.resize(8, ' ');
+    std::cout << id << sev << r->summary << "\n";
+  }
+  return 0;
+}
+
+int run_explain(Args args) {
+  if (args.done()) throw UsageError("explain needs a RULE-ID (see elfmeta rules)");
+  const std::string id = args.next();
+  if (!args.done()) throw UsageError("explain takes one RULE-ID");
+  const Rule* r = find_rule(id);
+  if (!r) throw UsageError("no rule '" + id + "' (see elfmeta rules)");
+  std::cout << r->id << ": " << r->summary << "\n\n"
+            << "  severity:   " << severity_name(r->severity) << "\n"
+            << "  refused by: " << enforcement_text(*r) << "\n";
+  if (!r->since.empty()) std::cout << "  since:      " << r->since << "\n";
+  if (!r->kernel_log.empty()) std::cout << "  kernel log: \"" << r->kernel_log << "\"\n";
+  if (!r->explanation.empty()) std::cout << "\n" << r->explanation << "\n";
+  return 0;
+}
+
+}  // namespace elfmeta::cli

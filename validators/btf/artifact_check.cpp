@@ -1,0 +1,69 @@
+#include "btf/artifact_check.h"
+
+#include <cstring>
+
+namespace elfmeta::btf {
+
+std::optional<BtfLocation> locate_btf(const input::Artifact& a) {
+  if (a.kind == input::ArtifactKind::RawBtf) return BtfLocation{a.raw, "", std::nullopt};
+  const input::Section* s = a.section(".BTF");
+  if (!s || s->data.empty()) return std::nullopt;
+  BtfLocation where{s->data, ".BTF", std::nullopt};
+  if (const input::Section* b = a.section(".BTF.base"); b && !b->data.empty()) where.distilled_base = b->data;
+  return where;
+}
+
+bool needs_base(const input::Artifact& a, const BtfLocation& where) {
+  if (where.distilled_base) return false;
+  if (a.is_kernel_module() || a.implied_btf_base) return true;
+  // Raw split BTF: its string section continues the base's, so it does not
+  // start with the empty string. Read the header fields directly.
+  const auto& d = where.data;
+  if (a.kind != input::ArtifactKind::RawBtf || d.size() < 24 || d[0] != 0x9f) return false;
+  uint32_t hdr_len, str_off, str_len;
+  std::memcpy(&hdr_len, d.data() + 4, 4);
+  std::memcpy(&str_off, d.data() + 16, 4);
+  std::memcpy(&str_len, d.data() + 20, 4);
+  const uint64_t start = uint64_t(hdr_len) + str_off;
+  return str_len > 0 && start < d.size() && d[start] != 0;
+}
+
+namespace {
+class DiscardSink final : public DiagnosticSink {
+ public:
+  void report(Diagnostic) override {}
+};
+}  // namespace
+
+ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* base, const CheckOptions& options,
+                                 DiagnosticSink& sink) {
+  ArtifactCheck out;
+  auto where = locate_btf(a);
+  auto note = [&](std::string message) {
+    Diagnostic d;
+    d.location.artifact = a.name;
+    d.message = std::move(message);
+    sink.report(std::move(d));
+  };
+  if (!where) {
+    note("no .BTF section: BTF checks skipped");
+    return out;
+  }
+  if (where->distilled_base) {
+    out.distilled_base = check_btf(*where->distilled_base, nullptr, options, a.name, ".BTF.base", sink);
+    if (!out.distilled_base.btf) return out;
+    base = &out.distilled_base;
+    note(".BTF.base present: split BTF checked against the distilled base; relocation onto a vmlinux is not checked");
+  } else if (needs_base(a, *where) && !base) {
+    note("split BTF needs its base: pass --base-btf FILE (the vmlinux the module was built for) or check the module "
+         "together with its vmlinux");
+    return out;
+  }
+  if (a.is_vmlinux()) base = nullptr;  // a kernel image is base BTF
+  if (base && !where->distilled_base && base->errors) note("the base BTF has errors; check it on its own first");
+  out.btf = check_btf(where->data, base, options, a.name, where->section, sink);
+  out.checked = true;
+  return out;
+}
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,169 @@
+// The parsed form of one BTF blob: a zero-copy view over host-order bytes
+// plus the byte offset of every type record. Built by btf::parse(); read by
+// every rule pass.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "btf/btf_format.h"
+#include "core/byte_reader.h"
+
+namespace elfmeta::btf {
+
+// The header as the kernel uses it: the first min(hdr_len, 24) bytes of the
+// blob copied over a zeroed header (so a short hdr_len leaves later fields 0).
+struct Header {
+  uint16_t magic = 0;
+  uint8_t version = 0;
+  uint8_t flags = 0;
+  uint32_t hdr_len = 0;
+  uint32_t type_off = 0;
+  uint32_t type_len = 0;
+  uint32_t str_off = 0;
+  uint32_t str_len = 0;
+  uint32_t stored_hdr_len = 0;  // hdr_len as stored in the blob
+};
+
+// One type record in host byte order; `p == nullptr` is void (type id 0).
+class TypeRef {
+ public:
+  TypeRef() = default;
+  explicit TypeRef(const uint8_t* p) : p_(p) {}
+
+  bool is_void() const { return p_ == nullptr; }
+  uint32_t name_off() const { return p_ ? word(0) : 0; }
+  uint32_t info() const { return p_ ? word(1) : 0; }
+  uint32_t kind() const { return info_kind(info()); }
+  uint32_t vlen() const { return info_vlen(info()); }
+  bool kflag() const { return info_kflag(info()); }
+  uint32_t size() const { return p_ ? word(2) : 0; }  // == type() for reference kinds
+  uint32_t type() const { return size(); }
+  // The i-th u32 of the payload after the 12-byte common part.
+  uint32_t payload(size_t i) const { return word(3 + i); }
+  const uint8_t* bytes() const { return p_; }
+
+ private:
+  uint32_t word(size_t i) const {
+    uint32_t v;
+    std::memcpy(&v, p_ + 4 * i, 4);
+    return v;
+  }
+  const uint8_t* p_ = nullptr;
+};
+
+// Views of vlen items; the parser has checked they are present.
+struct Member {
+  uint32_t name_off, type, offset;
+};
+struct Param {
+  uint32_t name_off, type;
+};
+struct EnumValue {
+  uint32_t name_off;
+  uint64_t value;  // ENUM: zero-extended u32; ENUM64: lo | hi << 32
+};
+struct VarSecInfo {
+  uint32_t type, offset, size;
+};
+
+inline Member member_at(TypeRef t, uint32_t i) { return {t.payload(3 * i), t.payload(3 * i + 1), t.payload(3 * i + 2)}; }
+inline Param param_at(TypeRef t, uint32_t i) { return {t.payload(2 * i), t.payload(2 * i + 1)}; }
+inline VarSecInfo secinfo_at(TypeRef t, uint32_t i) { return {t.payload(3 * i), t.payload(3 * i + 1), t.payload(3 * i + 2)}; }
+inline EnumValue enum_at(TypeRef t, uint32_t i) {
+  if (t.kind() == kEnum64) return {t.payload(3 * i), t.payload(3 * i + 1) | (uint64_t(t.payload(3 * i + 2)) << 32)};
+  return {t.payload(2 * i), t.payload(2 * i + 1)};
+}
+// For a kind_flag aggregate the member offset word packs bitfield size and bit offset.
+inline uint32_t member_bit_offset_of(TypeRef agg, const Member& m) {
+  return agg.kflag() ? member_bit_offset(m.offset) : m.offset;
+}
+inline uint32_t member_bitfield_size_of(TypeRef agg, const Member& m) {
+  return agg.kflag() ? member_bitfield_size(m.offset) : 0;
+}
+
+class Btf {
+ public:
+  Btf() = default;
+
+  const Btf* base() const { return base_; }
+  const Header& header() const { return hdr_; }
+  // The whole blob in host byte order.
+  std::span<const uint8_t> data() const { return data_; }
+  Endian stored_endian() const { return stored_endian_; }
+
+  // Type ids [first_id(), type_count()) are this blob's records; lower ids
+  // belong to the base chain (id 0 is void in the bottom base).
+  uint32_t first_id() const { return first_id_; }
+  uint32_t type_count() const { return first_id_ + static_cast<uint32_t>(offsets_.size()); }
+  uint32_t own_count() const { return static_cast<uint32_t>(offsets_.size()); }
+  bool types_complete() const { return types_complete_; }
+  bool strings_usable() const { return strings_usable_; }
+
+  bool has_type(uint32_t id) const { return id < type_count(); }
+  bool is_own(uint32_t id) const { return id >= first_id_ && id < type_count(); }
+  TypeRef type(uint32_t id) const {
+    const Btf* b = this;
+    while (id < b->first_id_) {
+      if (!b->base_) return TypeRef();  // void
+      b = b->base_;
+    }
+    return TypeRef(b->types_begin_ + b->offsets_[id - b->first_id_]);
+  }
+  // Byte offset of a record of this blob from the start of the blob.
+  uint64_t record_offset(uint32_t id) const {
+    return uint64_t(hdr_.hdr_len) + hdr_.type_off + offsets_[id - first_id_];
+  }
+  uint64_t type_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.type_off; }
+  uint64_t string_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.str_off; }
+
+  // String offsets continue across the base chain, as in the kernel.
+  uint32_t string_start() const { return str_start_; }
+  uint64_t strings_end() const { return uint64_t(str_start_) + hdr_.str_len; }
+  bool name_offset_valid(uint32_t off) const {
+    if (off > kMaxNameOffset) return false;
+    const Btf* b = this;
+    while (off < b->str_start_ && b->base_) b = b->base_;
+    return off - b->str_start_ < b->hdr_.str_len;
+  }
+  // The NUL-terminated string at a valid offset (the parser has checked the
+  // last byte of each string section is NUL); nullptr for an invalid offset.
+  const char* string_at(uint32_t off) const {
+    const Btf* b = this;
+    while (off < b->str_start_ && b->base_) b = b->base_;
+    off -= b->str_start_;
+    return off < b->hdr_.str_len ? reinterpret_cast<const char*>(b->strings_begin_ + off) : nullptr;
+  }
+  std::string_view name_of(uint32_t off) const {
+    const char* s = string_at(off);
+    return s ? std::string_view(s) : std::string_view();
+  }
+  // Where a string offset lands: the blob that holds it and the offset in it.
+  const Btf* string_owner(uint32_t off) const {
+    const Btf* b = this;
+    while (off < b->str_start_ && b->base_) b = b->base_;
+    return b;
+  }
+
+ private:
+  friend class Parser;
+
+  const Btf* base_ = nullptr;
+  std::shared_ptr<const std::vector<uint8_t>> owned_;  // host-order copy of a byte-swapped blob
+  std::span<const uint8_t> data_;
+  Endian stored_endian_ = Endian::Little;
+  Header hdr_;
+  uint32_t first_id_ = 1;
+  uint32_t str_start_ = 0;
+  const uint8_t* types_begin_ = nullptr;
+  const uint8_t* strings_begin_ = nullptr;
+  std::vector<uint32_t> offsets_;  // record offset from the start of the type section
+  bool types_complete_ = false;
+  bool strings_usable_ = false;
+};
+
+}  // namespace elfmeta::btf

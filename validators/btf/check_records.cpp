@@ -1,0 +1,261 @@
+// Per-record checks: what the kernel verifies for each record in isolation,
+// before it follows any reference (its "check_meta" phase). Every violation
+// of a record is reported, not only the first.
+#include "btf/check_records.h"
+
+#include <string>
+
+#include "btf/btf_rules.h"
+#include "btf/names.h"
+#include "core/text.h"
+
+namespace elfmeta::btf {
+namespace {
+
+constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
+constexpr bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+// Offsets of payload items inside a record, for locating findings.
+constexpr uint64_t item_offset(uint32_t item_size, uint32_t i) { return kTypeRecordSize + uint64_t(item_size) * i; }
+
+class RecordChecker {
+ public:
+  RecordChecker(const Btf& btf, Findings& f) : btf_(btf), f_(f) {}
+
+  void check(uint32_t id) {
+    const TypeRef t = btf_.type(id);
+    if (t.info() & ~kInfoMask)
+      f_.at_type(rules::TYPE_002, id, "info " + hex(t.info()) + " has bits outside " + hex(kInfoMask), 4);
+    name_ok_ = btf_.name_offset_valid(t.name_off());
+    if (!name_ok_)
+      f_.at_type(rules::STR_006, id,
+                 "name_off " + hex(t.name_off()) + " is outside the " + std::to_string(btf_.strings_end()) +
+                     " bytes of strings");
+    switch (t.kind()) {
+      case kInt: return check_int(id, t);
+      case kPtr:
+      case kTypedef:
+      case kVolatile:
+      case kConst:
+      case kRestrict:
+      case kTypeTag: return check_reference(id, t);
+      case kArray: return check_array(id, t);
+      case kStruct:
+      case kUnion: return check_aggregate(id, t);
+      case kEnum:
+      case kEnum64: return check_enum(id, t);
+      case kFwd: return check_fwd(id, t);
+      case kFunc: return check_func(id, t);
+      case kFuncProto: return check_func_proto(id, t);
+      case kVar: return check_var(id, t);
+      case kDatasec: return check_datasec(id, t);
+      case kFloat: return check_float(id, t);
+      case kDeclTag: return check_decl_tag(id, t);
+      default: return;  // the parser stops at unknown kinds
+    }
+  }
+
+ private:
+  const char* name(uint32_t off) const { return btf_.string_at(off); }
+  // A name that must be a C identifier; `required` forbids anonymity.
+  bool identifier_ok(uint32_t off, bool required) const {
+    if (off == 0) return !required;
+    return valid_identifier(name(off));
+  }
+  std::string name_problem(uint32_t off) const {
+    return off == 0 ? std::string("is missing") : "'" + printable(name(off)) + "' " + identifier_problem(name(off));
+  }
+
+  void check_int(uint32_t id, TypeRef t) {
+    if (t.vlen()) f_.at_type(rules::INT_001, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.kflag()) f_.at_type(rules::INT_002, id, "kind_flag is set", 4);
+    const uint32_t data = t.payload(0);
+    if (data & ~0x0fffffffu) f_.at_type(rules::INT_003, id, "int data " + hex(data) + " has bits 28-31 set", 12);
+    const uint32_t bits = int_bits(data) + int_offset(data);
+    if (bits > 128)
+      f_.at_type(rules::INT_004, id,
+                 "bit_offset " + std::to_string(int_offset(data)) + " + nr_bits " + std::to_string(int_bits(data)) +
+                     " = " + std::to_string(bits),
+                 12);
+    else if (roundup_bytes(bits) > t.size())
+      f_.at_type(rules::INT_005, id,
+                 std::to_string(bits) + " bits do not fit in " + std::to_string(t.size()) + " bytes", 12);
+    const uint32_t enc = int_encoding(data);
+    if (enc && enc != kIntSigned && enc != kIntChar && enc != kIntBool)
+      f_.at_type(rules::INT_006, id, "encoding " + hex(enc), 12);
+  }
+
+  void check_reference(uint32_t id, TypeRef t) {
+    const uint32_t kind = t.kind();
+    if (t.vlen()) f_.at_type(rules::REF_001, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.kflag() && kind != kTypeTag) f_.at_type(rules::REF_002, id, "kind_flag is set", 4);
+    if (t.type() > kMaxTypeId) f_.at_type(rules::REF_003, id, "target type id " + std::to_string(t.type()), 8);
+    if (!name_ok_) return;
+    if (kind == kTypedef) {
+      if (!identifier_ok(t.name_off(), true)) f_.at_type(rules::REF_004, id, "typedef name " + name_problem(t.name_off()));
+    } else if (kind == kTypeTag) {
+      if (!*name(t.name_off())) f_.at_type(rules::REF_005, id, "type tag value is empty");
+    } else if (t.name_off()) {
+      f_.at_type(rules::REF_006, id, std::string(kind_name(kind)) + " is named '" + printable(name(t.name_off())) + "'");
+    }
+  }
+
+  void check_array(uint32_t id, TypeRef t) {
+    if (t.name_off()) f_.at_type(rules::ARRAY_002, id, "ARRAY has name_off " + hex(t.name_off()));
+    if (t.vlen()) f_.at_type(rules::ARRAY_002, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.kflag()) f_.at_type(rules::ARRAY_002, id, "kind_flag is set", 4);
+    if (t.size()) f_.at_type(rules::ARRAY_002, id, "size field is " + std::to_string(t.size()), 8);
+    const uint32_t elem = t.payload(0), index = t.payload(1);
+    if (elem == 0 || elem > kMaxTypeId) f_.at_type(rules::ARRAY_003, id, "element type " + std::to_string(elem), 12);
+    if (index == 0 || index > kMaxTypeId) f_.at_type(rules::ARRAY_004, id, "index type " + std::to_string(index), 16);
+  }
+
+  void check_aggregate(uint32_t id, TypeRef t) {
+    const bool is_union = t.kind() == kUnion;
+    if (name_ok_ && !identifier_ok(t.name_off(), false))
+      f_.at_type(rules::AGG_002, id, "name " + name_problem(t.name_off()));
+    uint32_t last_offset = 0;
+    for (uint32_t i = 0; i < t.vlen(); ++i) {
+      const Member m = member_at(t, i);
+      const uint64_t at = item_offset(12, i);
+      const std::string which = "member " + std::to_string(i);
+      // Like the kernel, report the first problem of each member.
+      const uint32_t offset = member_bit_offset_of(t, m);
+      if (!btf_.name_offset_valid(m.name_off)) {
+        f_.at_type(rules::STR_007, id, which + " name_off " + hex(m.name_off) + " is outside the strings", at);
+      } else if (!identifier_ok(m.name_off, false)) {
+        f_.at_type(rules::AGG_003, id, which + " name " + name_problem(m.name_off), at);
+      } else if (m.type == 0 || m.type > kMaxTypeId) {
+        f_.at_type(rules::AGG_004, id, which + " has type " + std::to_string(m.type), at + 4);
+      } else if (is_union && offset) {
+        f_.at_type(rules::AGG_005, id, which + " of a union is at bit offset " + std::to_string(offset), at + 8);
+      } else if (last_offset > offset) {
+        f_.at_type(rules::AGG_006, id,
+                   which + " at bit " + std::to_string(offset) + " comes after a member at bit " +
+                       std::to_string(last_offset),
+                   at + 8);
+      } else if (roundup_bytes(offset) > t.size()) {
+        f_.at_type(rules::AGG_007, id,
+                   which + " at bit " + std::to_string(offset) + " starts past the " + std::to_string(t.size()) +
+                       "-byte size",
+                   at + 8);
+      } else {
+        last_offset = offset;
+      }
+    }
+  }
+
+  void check_enum(uint32_t id, TypeRef t) {
+    const bool wide = t.kind() == kEnum64;
+    if (t.size() > 8 || !is_pow2(t.size())) f_.at_type(rules::ENUM_002, id, "size is " + std::to_string(t.size()), 8);
+    if (name_ok_ && !identifier_ok(t.name_off(), false))
+      f_.at_type(rules::ENUM_003, id, "name " + name_problem(t.name_off()));
+    for (uint32_t i = 0; i < t.vlen(); ++i) {
+      const EnumValue e = enum_at(t, i);
+      const uint64_t at = item_offset(wide ? 12 : 8, i);
+      if (!btf_.name_offset_valid(e.name_off))
+        f_.at_type(rules::STR_007, id,
+                   "enumerator " + std::to_string(i) + " name_off " + hex(e.name_off) + " is outside the strings", at);
+      else if (!identifier_ok(e.name_off, true))
+        f_.at_type(rules::ENUM_004, id, "enumerator " + std::to_string(i) + " name " + name_problem(e.name_off), at);
+    }
+  }
+
+  void check_fwd(uint32_t id, TypeRef t) {
+    if (t.vlen()) f_.at_type(rules::FWD_001, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.type()) f_.at_type(rules::FWD_002, id, "type field is " + std::to_string(t.type()), 8);
+    if (name_ok_ && !identifier_ok(t.name_off(), true))
+      f_.at_type(rules::FWD_003, id, "forward declaration name " + name_problem(t.name_off()));
+  }
+
+  void check_func(uint32_t id, TypeRef t) {
+    if (name_ok_ && !identifier_ok(t.name_off(), true))
+      f_.at_type(rules::FUNC_001, id, "function name " + name_problem(t.name_off()));
+    if (t.vlen() > 1) f_.at_type(rules::FUNC_002, id, "linkage is " + std::to_string(t.vlen()), 4);
+    if (t.kflag()) f_.at_type(rules::FUNC_003, id, "kind_flag is set", 4);
+  }
+
+  void check_func_proto(uint32_t id, TypeRef t) {
+    if (t.name_off()) f_.at_type(rules::PROTO_002, id, "FUNC_PROTO has name_off " + hex(t.name_off()));
+    if (t.kflag()) f_.at_type(rules::PROTO_002, id, "kind_flag is set", 4);
+  }
+
+  void check_var(uint32_t id, TypeRef t) {
+    if (t.vlen()) f_.at_type(rules::VAR_001, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.kflag()) f_.at_type(rules::VAR_001, id, "kind_flag is set", 4);
+    if (name_ok_ && !identifier_ok(t.name_off(), true))
+      f_.at_type(rules::VAR_002, id, "variable name " + name_problem(t.name_off()));
+    if (t.type() == 0 || t.type() > kMaxTypeId) f_.at_type(rules::VAR_003, id, "type is " + std::to_string(t.type()), 8);
+    const uint32_t linkage = t.payload(0);
+    if (linkage > 1) f_.at_type(rules::VAR_004, id, "linkage is " + std::to_string(linkage), 12);
+  }
+
+  void check_datasec(uint32_t id, TypeRef t) {
+    const uint32_t size = t.size();
+    if (size == 0) f_.at_type(rules::DATASEC_002, id, "size is 0", 8);
+    if (t.kflag()) f_.at_type(rules::DATASEC_003, id, "kind_flag is set", 4);
+    if (name_ok_) {
+      if (t.name_off() == 0 || !*name(t.name_off()))
+        f_.at_type(rules::DATASEC_005, id, "section name is empty");
+      else if (!valid_section_name(name(t.name_off())))
+        f_.at_type(rules::DATASEC_004, id,
+                   "section name '" + printable(name(t.name_off())) + "' " + section_name_problem(name(t.name_off())));
+    }
+    uint64_t last_end = 0;
+    for (uint32_t i = 0; i < t.vlen(); ++i) {
+      const VarSecInfo e = secinfo_at(t, i);
+      const uint64_t at = item_offset(12, i);
+      const std::string which = "entry " + std::to_string(i);
+      // Like the kernel, report the first problem of each entry.
+      if (e.type == 0 || e.type > kMaxTypeId) {
+        f_.at_type(rules::DATASEC_006, id, which + " type is " + std::to_string(e.type), at);
+      } else if (e.offset < last_end) {
+        f_.at_type(rules::DATASEC_007, id,
+                   which + " at offset " + std::to_string(e.offset) + " starts before the previous entry ends at " +
+                       std::to_string(last_end),
+                   at + 4);
+      } else if (e.offset >= size) {
+        f_.at_type(rules::DATASEC_008, id,
+                   which + " at offset " + std::to_string(e.offset) + " is not inside the " + std::to_string(size) +
+                       "-byte section",
+                   at + 4);
+      } else if (e.size == 0 || e.size > size) {
+        f_.at_type(rules::DATASEC_009, id, which + " size is " + std::to_string(e.size), at + 8);
+      } else {
+        last_end = uint64_t(e.offset) + e.size;
+        if (last_end > size)
+          f_.at_type(rules::DATASEC_009, id,
+                     which + " ends at " + std::to_string(last_end) + ", past the " + std::to_string(size) +
+                         "-byte section",
+                     at + 8);
+      }
+    }
+  }
+
+  void check_float(uint32_t id, TypeRef t) {
+    if (t.vlen()) f_.at_type(rules::FLOAT_001, id, "vlen is " + std::to_string(t.vlen()), 4);
+    if (t.kflag()) f_.at_type(rules::FLOAT_002, id, "kind_flag is set", 4);
+    const uint32_t s = t.size();
+    if (s != 2 && s != 4 && s != 8 && s != 12 && s != 16) f_.at_type(rules::FLOAT_003, id, "size is " + std::to_string(s), 8);
+  }
+
+  void check_decl_tag(uint32_t id, TypeRef t) {
+    if (name_ok_ && !*name(t.name_off())) f_.at_type(rules::DTAG_002, id, "tag value is empty");
+    if (t.vlen()) f_.at_type(rules::DTAG_003, id, "vlen is " + std::to_string(t.vlen()), 4);
+    const int32_t idx = static_cast<int32_t>(t.payload(0));
+    if (idx < -1) f_.at_type(rules::DTAG_005, id, "component_idx is " + std::to_string(idx), 12);
+  }
+
+  const Btf& btf_;
+  Findings& f_;
+  bool name_ok_ = true;
+};
+
+}  // namespace
+
+void check_records(const Btf& btf, Findings& findings) {
+  RecordChecker checker(btf, findings);
+  for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) checker.check(id);
+}
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,59 @@
+#include "btf/findings.h"
+
+#include "core/text.h"
+
+namespace elfmeta::btf {
+
+Severity Findings::effective(const Rule& rule) const {
+  if (rule.severity == Severity::Error && !(rule.enforced_by & ctx_.consumer)) return Severity::Warning;
+  return rule.severity;
+}
+
+void Findings::emit(const Rule& rule, Location loc, std::string message) {
+  Diagnostic d;
+  d.rule = &rule;
+  d.severity = effective(rule);
+  if (rule.severity == Severity::Error && d.severity != Severity::Error)
+    d.notes.push_back("not enforced by " + std::string(consumer_name(ctx_.consumer)) + "; an error for " +
+                      ((rule.enforced_by & kBpfBtfLoad) ? "bpf-load" : "module-load"));
+  if (!rule.kernel_log.empty()) d.notes.push_back("kernel log: \"" + std::string(rule.kernel_log) + "\"");
+  d.location = std::move(loc);
+  d.message = std::move(message);
+  if (d.severity == Severity::Error) ++errors_;
+  ++findings_;
+  sink_.report(std::move(d));
+}
+
+void Findings::at_offset(const Rule& rule, uint64_t offset, std::string message) {
+  Location loc{ctx_.artifact, ctx_.section, offset, "", std::nullopt, "", std::nullopt};
+  emit(rule, std::move(loc), std::move(message));
+}
+
+void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record) {
+  if (rule.severity == Severity::Error) flag(id);
+  Location loc{ctx_.artifact, ctx_.section, std::nullopt, "type", id, "", std::nullopt};
+  if (btf_ && btf_->is_own(id)) {
+    TypeRef t = btf_->type(id);
+    loc.offset = btf_->record_offset(id) + offset_in_record;
+    loc.record_kind = std::string(kind_name(t.kind()));
+    if (t.name_off() && btf_->name_offset_valid(t.name_off()))
+      loc.record_name = printable(btf_->name_of(t.name_off()));
+  }
+  emit(rule, std::move(loc), std::move(message));
+}
+
+void Findings::note(std::string message) {
+  Diagnostic d;
+  d.severity = Severity::Note;
+  d.location = Location{ctx_.artifact, ctx_.section, std::nullopt, "", std::nullopt, "", std::nullopt};
+  d.message = std::move(message);
+  sink_.report(std::move(d));
+}
+
+std::string quoted_name(const Btf& btf, uint32_t name_off) {
+  if (name_off == 0) return "(anon)";
+  if (!btf.name_offset_valid(name_off)) return "<name_off " + hex(name_off) + " out of range>";
+  return "'" + printable(btf.name_of(name_off)) + "'";
+}
+
+}  // namespace elfmeta::btf

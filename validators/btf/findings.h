@@ -1,0 +1,63 @@
+// Turns rule violations found in one BTF blob into located diagnostics, with
+// the severity the selected consumer gives each rule.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "btf/btf.h"
+#include "core/diagnostic.h"
+
+namespace elfmeta::btf {
+
+struct CheckContext {
+  std::string artifact = "<blob>";
+  std::string section = ".BTF";
+  Consumer consumer = kBpfBtfLoad;
+};
+
+class Findings {
+ public:
+  Findings(const CheckContext& ctx, DiagnosticSink& sink) : ctx_(ctx), sink_(sink) {}
+
+  // Record labels need the parsed blob; findings before that are blob-level.
+  void set_btf(const Btf* btf) {
+    btf_ = btf;
+    flagged_.assign(btf ? btf->own_count() : 0, 0);
+  }
+
+  void at_offset(const Rule& rule, uint64_t offset, std::string message);
+  // A finding about type `id`, located at byte `offset_in_record` of its record.
+  void at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record = 0);
+  // Context that was missing or a pass that was skipped: not a finding.
+  void note(std::string message);
+
+  // Whether a type already has an error finding (later passes skip it
+  // instead of reporting consequences of the same defect).
+  bool flagged(uint32_t id) const {
+    return btf_ && btf_->is_own(id) && flagged_[id - btf_->first_id()];
+  }
+  void flag(uint32_t id) {
+    if (btf_ && btf_->is_own(id)) flagged_[id - btf_->first_id()] = 1;
+  }
+
+  Severity effective(const Rule& rule) const;
+  size_t errors() const { return errors_; }
+  size_t findings() const { return findings_; }
+  const CheckContext& context() const { return ctx_; }
+
+ private:
+  void emit(const Rule& rule, Location loc, std::string message);
+
+  const CheckContext& ctx_;
+  DiagnosticSink& sink_;
+  const Btf* btf_ = nullptr;
+  size_t errors_ = 0;
+  size_t findings_ = 0;
+  std::vector<uint8_t> flagged_;
+};
+
+// 'name' rendering of a name offset for messages: '(anon)' for 0.
+std::string quoted_name(const Btf& btf, uint32_t name_off);
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,335 @@
+#include "btf/parse.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "btf/btf_rules.h"
+#include "core/text.h"
+
+namespace elfmeta::btf {
+
+class Parser {
+ public:
+  Parser(std::span<const uint8_t> data, const ParseOptions& options, Findings& findings)
+      : data_(data), options_(options), f_(findings) {}
+
+  std::optional<Btf> run();
+
+ private:
+  bool read_header();
+  bool check_section_tiling();
+  void check_producer_layout();
+  void check_strings();
+  void check_type_section_placement();
+  void walk_types();
+
+  uint32_t u32_at(size_t off) const {
+    uint32_t v;
+    std::memcpy(&v, data_.data() + off, 4);
+    return v;
+  }
+
+  std::span<const uint8_t> data_;
+  const ParseOptions& options_;
+  Findings& f_;
+  Btf btf_;
+};
+
+namespace {
+
+bool is_split(const ParseOptions& o) { return o.base != nullptr; }
+
+}  // namespace
+
+bool looks_like_btf(std::span<const uint8_t> data) {
+  return data.size() >= 2 && ((data[0] == 0x9f && data[1] == 0xeb) || (data[0] == 0xeb && data[1] == 0x9f));
+}
+
+std::vector<uint8_t> to_host_order(std::span<const uint8_t> data) {
+  std::vector<uint8_t> out(data.begin(), data.end());
+  auto swap16 = [&](size_t off) {
+    if (off + 2 <= out.size()) std::swap(out[off], out[off + 1]);
+  };
+  auto swap32 = [&](size_t off) {
+    if (off + 4 <= out.size()) {
+      std::swap(out[off], out[off + 3]);
+      std::swap(out[off + 1], out[off + 2]);
+    }
+  };
+  auto get32 = [&](size_t off) -> uint32_t {
+    uint32_t v;
+    std::memcpy(&v, out.data() + off, 4);
+    return v;
+  };
+  swap16(0);
+  swap32(4);
+  if (out.size() < 8) return out;
+  const uint32_t hdr_len = get32(4);
+  const uint32_t header_words_end = std::min<uint32_t>(hdr_len, kLayoutHeaderSize);
+  for (uint32_t off = 8; off + 4 <= header_words_end; off += 4) swap32(off);
+  if (out.size() < kHeaderSize || hdr_len < kHeaderSize || hdr_len > out.size()) return out;
+  const uint64_t types = uint64_t(hdr_len) + get32(8);
+  const uint64_t types_end = types + get32(12);
+  if (types_end > out.size()) return out;
+  if (hdr_len >= kLayoutHeaderSize) {
+    const uint64_t layout = uint64_t(hdr_len) + get32(24);
+    const uint64_t layout_end = layout + get32(28);
+    if (layout_end <= out.size())
+      for (uint64_t off = layout; off + 4 <= layout_end; off += 4) swap16(off + 2);
+  }
+  for (uint64_t cur = types; cur + kTypeRecordSize <= types_end;) {
+    for (int i = 0; i < 3; ++i) swap32(cur + 4 * i);
+    const uint32_t info = get32(cur + 4);
+    const auto payload = payload_size(info_kind(info), info_vlen(info));
+    if (!payload || cur + kTypeRecordSize + *payload > types_end) break;
+    for (uint64_t w = 0; w < *payload; w += 4) swap32(cur + kTypeRecordSize + w);
+    cur += kTypeRecordSize + *payload;
+  }
+  return out;
+}
+
+std::optional<Btf> parse(std::span<const uint8_t> data, const ParseOptions& options, Findings& findings) {
+  return Parser(data, options, findings).run();
+}
+
+std::optional<Btf> Parser::run() {
+  if (data_.size() > kMaxUserBlobSize)
+    f_.at_offset(rules::HDR_016, 0,
+                 "blob is " + std::to_string(data_.size()) + " bytes; BPF_BTF_LOAD takes at most 16 MiB");
+  if (data_.size() > UINT32_MAX) return std::nullopt;  // HDR-016 above; sizes are u32
+  btf_.base_ = options_.base;
+  btf_.first_id_ = options_.base ? options_.base->type_count() : 1;
+  btf_.str_start_ = options_.base ? static_cast<uint32_t>(options_.base->strings_end()) : 0;
+  btf_.stored_endian_ = host_endian();
+  if (!options_.assume_host_order && data_.size() >= 2) {
+    const uint16_t stored = uint16_t(data_[0]) | uint16_t(data_[1]) << 8;
+    const bool swapped = (host_endian() == Endian::Little) ? stored == 0x9feb : stored == 0xeb9f;
+    if (swapped) {
+      auto copy = std::make_shared<const std::vector<uint8_t>>(to_host_order(data_));
+      btf_.owned_ = copy;
+      data_ = *copy;
+      btf_.stored_endian_ = host_endian() == Endian::Little ? Endian::Big : Endian::Little;
+    }
+  }
+  btf_.data_ = data_;
+
+  if (!read_header()) return std::nullopt;
+  if (!check_section_tiling()) return std::nullopt;
+  check_strings();
+  check_type_section_placement();
+  if (!f_.findings()) check_producer_layout();
+  if (btf_.strings_usable_) {
+    walk_types();
+  } else {
+    f_.note("string section unusable: type records were not checked");
+  }
+  return std::move(btf_);
+}
+
+bool Parser::read_header() {
+  const size_t n = data_.size();
+  if (n < 8) {
+    f_.at_offset(rules::HDR_001, 0, "blob has " + std::to_string(n) + " bytes; the header needs at least 8");
+    return false;
+  }
+  const uint32_t hdr_len = u32_at(4);
+  if (n < hdr_len) {
+    f_.at_offset(rules::HDR_002, 4,
+                 "hdr_len " + std::to_string(hdr_len) + " exceeds the blob's " + std::to_string(n) + " bytes");
+    return false;
+  }
+  if (hdr_len > kHeaderSize) {
+    auto first_nonzero = [&](uint32_t from, uint32_t to) -> std::optional<uint32_t> {
+      for (uint32_t i = from; i < to; ++i)
+        if (data_[i]) return i;
+      return std::nullopt;
+    };
+    if (hdr_len >= kLayoutHeaderSize) {
+      if (auto at = first_nonzero(kHeaderSize, kLayoutHeaderSize))
+        f_.at_offset(rules::LAYOUT_001, *at,
+                     "layout_off " + std::to_string(u32_at(24)) + ", layout_len " + std::to_string(u32_at(28)) +
+                         ": a kind-layout section, which kernels before 7.1 refuse");
+      if (auto at = first_nonzero(kLayoutHeaderSize, hdr_len))
+        f_.at_offset(rules::HDR_003, *at,
+                     "header byte " + std::to_string(*at) + " of " + std::to_string(hdr_len) + " is non-zero");
+    } else if (auto at = first_nonzero(kHeaderSize, hdr_len)) {
+      f_.at_offset(rules::LAYOUT_003, *at,
+                   "hdr_len " + std::to_string(hdr_len) + " and header byte " + std::to_string(*at) + " is non-zero");
+    }
+  }
+  // The kernel copies min(hdr_len, 24) bytes over a zeroed header.
+  std::array<uint8_t, kHeaderSize> raw{};
+  std::memcpy(raw.data(), data_.data(), std::min<uint32_t>(hdr_len, kHeaderSize));
+  Header& h = btf_.hdr_;
+  std::memcpy(&h.magic, raw.data(), 2);
+  h.version = raw[2];
+  h.flags = raw[3];
+  std::memcpy(&h.hdr_len, raw.data() + 4, 4);
+  std::memcpy(&h.type_off, raw.data() + 8, 4);
+  std::memcpy(&h.type_len, raw.data() + 12, 4);
+  std::memcpy(&h.str_off, raw.data() + 16, 4);
+  std::memcpy(&h.str_len, raw.data() + 20, 4);
+  h.stored_hdr_len = hdr_len;
+
+  if (h.magic != kMagic) {
+    f_.at_offset(rules::HDR_004, 0, "magic is " + hex(h.magic) + ", expected 0xeb9f");
+    return false;
+  }
+  if (h.version != 1) f_.at_offset(rules::HDR_005, 2, "version is " + std::to_string(h.version));
+  if (h.flags != 0) f_.at_offset(rules::HDR_006, 3, "flags is " + hex(h.flags));
+  if (!is_split(options_) && n == h.hdr_len) {
+    f_.at_offset(rules::HDR_007, 4, "blob ends with its " + std::to_string(n) + "-byte header");
+    return false;
+  }
+  return true;
+}
+
+bool Parser::check_section_tiling() {
+  const Header& h = btf_.hdr_;
+  struct Sec {
+    uint32_t off, len;
+    const char* name;
+  };
+  std::array<Sec, 2> secs = {{{h.type_off, h.type_len, "type"}, {h.str_off, h.str_len, "string"}}};
+  // The kernel sorts with a comparator that subtracts offsets as int (so very
+  // large offsets sort first) and, for two entries, keeps the second first
+  // when the comparison is >= 0. Mirror it, because the gap/overlap verdict
+  // depends on the order.
+  auto cmp = [](const Sec& x, const Sec& y) {
+    int d = static_cast<int>(x.off - y.off);
+    return d ? d : static_cast<int>(x.len - y.len);
+  };
+  if (cmp(secs[0], secs[1]) >= 0) std::swap(secs[0], secs[1]);
+
+  const uint32_t expected_total = static_cast<uint32_t>(data_.size()) - h.hdr_len;
+  uint32_t total = 0;
+  for (const Sec& s : secs) {
+    const std::string what = std::string(s.name) + " section (off " + std::to_string(s.off) + ", len " +
+                             std::to_string(s.len) + ")";
+    if (expected_total < s.off) {
+      f_.at_offset(rules::HDR_008, 8, what + " starts beyond the " + std::to_string(expected_total) +
+                                          " bytes after the header");
+      return false;
+    }
+    if (total < s.off) {
+      f_.at_offset(rules::HDR_009, 8, "gap of " + std::to_string(s.off - total) + " bytes before the " + what);
+      return false;
+    }
+    if (total > s.off) {
+      f_.at_offset(rules::HDR_010, 8, what + " overlaps the previous section, which ends at " + std::to_string(total));
+      return false;
+    }
+    if (expected_total - total < s.len) {
+      f_.at_offset(rules::HDR_011, 8, what + " runs past the end of the blob");
+      return false;
+    }
+    total += s.len;
+  }
+  if (expected_total != total) {
+    f_.at_offset(rules::HDR_012, static_cast<uint64_t>(h.hdr_len) + total,
+                 std::to_string(expected_total - total) + " bytes after the last section");
+    return false;
+  }
+  return true;
+}
+
+void Parser::check_producer_layout() {
+  const Header& h = btf_.hdr_;
+  if (h.stored_hdr_len != kHeaderSize && h.stored_hdr_len != kLayoutHeaderSize)
+    f_.at_offset(rules::HDR_017, 4, "hdr_len is " + std::to_string(h.stored_hdr_len) + ", producers write 24 or 32");
+  else if (h.type_off != 0 || h.str_off != h.type_len)
+    f_.at_offset(rules::HDR_017, 8,
+                 "type_off " + std::to_string(h.type_off) + ", str_off " + std::to_string(h.str_off) +
+                     ": producers write type_off 0 and str_off = type_len");
+}
+
+void Parser::check_strings() {
+  const Header& h = btf_.hdr_;
+  const uint64_t start = uint64_t(h.hdr_len) + h.str_off;
+  const uint64_t end = start + h.str_len;
+  btf_.strings_begin_ = data_.data() + start;
+  if (end != data_.size())
+    f_.at_offset(rules::HDR_013, 16,
+                 "string section ends at " + std::to_string(end) + ", the blob at " + std::to_string(data_.size()));
+  if (is_split(options_) && h.str_len == 0) {
+    btf_.strings_usable_ = true;
+    return;
+  }
+  bool usable = true;
+  if (h.str_len == 0) {
+    f_.at_offset(rules::STR_001, 20, "str_len is 0");
+    usable = false;
+  } else {
+    if (h.str_len - 1 > kMaxNameOffset)
+      f_.at_offset(rules::STR_002, 20, "str_len is " + std::to_string(h.str_len));
+    if (data_[end - 1] != 0) {
+      f_.at_offset(rules::STR_003, end - 1, "last byte of the string section is " + hex(data_[end - 1]));
+      usable = false;
+    }
+    if (!is_split(options_) && data_[start] != 0)
+      f_.at_offset(rules::STR_004, start, "first byte of the string section is " + hex(data_[start]));
+  }
+  btf_.strings_usable_ = usable;
+}
+
+void Parser::check_type_section_placement() {
+  const Header& h = btf_.hdr_;
+  btf_.types_begin_ = data_.data() + h.hdr_len + h.type_off;
+  if (h.type_off & 3) f_.at_offset(rules::HDR_014, 8, "type_off " + std::to_string(h.type_off) + " is not 4-byte aligned");
+  if (!is_split(options_) && h.type_len == 0) f_.at_offset(rules::HDR_015, 12, "type_len is 0");
+}
+
+void Parser::walk_types() {
+  const Header& h = btf_.hdr_;
+  const uint8_t* begin = btf_.types_begin_;
+  const uint32_t len = h.type_len;
+  // Mirror the kernel's slot accounting: the type array grows by max(size/4,
+  // 16) up to BTF_MAX_TYPE slots, and base BTF spends one slot on void.
+  const uint32_t kernel_start_id = options_.base ? options_.base->type_count() : 0;
+  uint32_t slots = 0, used = 0;
+  btf_.offsets_.reserve(len / 16);
+  uint32_t cur = 0;
+  uint32_t id = btf_.first_id_;
+  while (cur < len) {
+    const uint32_t left = len - cur;
+    const uint64_t at = btf_.type_section_offset() + cur;
+    if (left < kTypeRecordSize) {
+      f_.at_offset(rules::TYPE_001, at,
+                   "type " + std::to_string(id) + ": " + std::to_string(left) + " bytes left, a record needs 12");
+      return;
+    }
+    uint32_t info;
+    std::memcpy(&info, begin + cur + 4, 4);
+    const uint32_t kind = info_kind(info);
+    const auto payload = payload_size(kind, info_vlen(info));
+    if (kind == kUnknown || !payload) {
+      f_.at_offset(rules::TYPE_003, at + 4, "type " + std::to_string(id) + ": kind " + std::to_string(kind));
+      return;
+    }
+    if (*payload > left - kTypeRecordSize) {
+      f_.at_offset(rules::TYPE_004, at,
+                   "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " +
+                       std::to_string(*payload) + " bytes after its common part, " +
+                       std::to_string(left - kTypeRecordSize) + " left");
+      return;
+    }
+    if (slots == used) {
+      if (kernel_start_id + slots == kMaxTypeId) {
+        f_.at_offset(rules::TYPE_006, at, "type " + std::to_string(id) + " exceeds BTF_MAX_TYPE slots");
+        return;
+      }
+      const uint32_t grow = std::max<uint32_t>(slots >> 2, 16);
+      const uint32_t next = std::min<uint32_t>(kMaxTypeId, slots + grow);
+      if (used == 0 && !options_.base) used = 1;  // void
+      slots = next;
+    }
+    ++used;
+    btf_.offsets_.push_back(cur);
+    cur += kTypeRecordSize + static_cast<uint32_t>(*payload);
+    ++id;
+  }
+  btf_.types_complete_ = true;
+}
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,33 @@
+// BTF parser: header, section tiling, string section, and the walk that
+// sizes every type record. Problems are findings (BTF-HDR-*, BTF-STR-001..004,
+// BTF-TYPE-001/003/004/006); parsing goes as far as the bytes allow.
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "btf/btf.h"
+#include "btf/findings.h"
+
+namespace elfmeta::btf {
+
+struct ParseOptions {
+  const Btf* base = nullptr;  // split BTF: the blob it continues
+  // Judge the blob as the running (host-order) kernel would: a byte-swapped
+  // blob is then "Invalid magic" instead of being checked in its own order.
+  bool assume_host_order = false;
+};
+
+// The model, when the header could be read and the sections located. Its
+// strings_usable()/types_complete() say how far the rest could be parsed.
+std::optional<Btf> parse(std::span<const uint8_t> data, const ParseOptions& options, Findings& findings);
+
+// A host-order copy of a blob stored in the other byte order: header fields
+// and every u32 word of each type record are swapped; strings are kept.
+// Malformed parts are left as stored.
+std::vector<uint8_t> to_host_order(std::span<const uint8_t> data);
+
+// True when the first two bytes are the BTF magic in either byte order.
+bool looks_like_btf(std::span<const uint8_t> data);
+
+}  // namespace elfmeta::btf

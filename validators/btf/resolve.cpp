@@ -1,0 +1,633 @@
+#include "btf/resolve.h"
+
+#include <string>
+
+#include "btf/btf_rules.h"
+#include "btf/names.h"
+#include "core/text.h"
+
+namespace elfmeta::btf {
+
+Visit ResolveState::state(uint32_t id) const {
+  // Base types count as resolved (the kernel never resolves into a base);
+  // one whose own resolution failed stays failed.
+  if (id < btf->first_id()) return base && base->state(id) == Visit::Poisoned ? Visit::Poisoned : Visit::Resolved;
+  return visit[id - btf->first_id()];
+}
+uint32_t ResolveState::resolved_id(uint32_t id) const {
+  if (id < btf->first_id()) return base ? base->resolved_id(id) : 0;
+  return ids[id - btf->first_id()];
+}
+uint32_t ResolveState::resolved_size(uint32_t id) const {
+  if (id < btf->first_id()) return base ? base->resolved_size(id) : 0;
+  return sizes[id - btf->first_id()];
+}
+
+namespace {
+
+constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
+
+// Kind classes as the resolve pass uses them. Void (id 0) has kind 0.
+bool nosize(TypeRef t) {
+  const uint32_t k = t.kind();
+  return t.is_void() || k == kFwd || k == kFunc || k == kFuncProto || k == kDeclTag;
+}
+bool source_only(TypeRef t) {
+  const uint32_t k = t.kind();
+  return k == kVar || k == kDeclTag || k == kDatasec;
+}
+bool needs_resolve(TypeRef t) {
+  const uint32_t k = t.kind();
+  return is_modifier(k) || k == kPtr || is_aggregate(k) || k == kArray || k == kVar || k == kFunc || k == kDeclTag ||
+         k == kDatasec;
+}
+bool regular_int(TypeRef t) {
+  const uint32_t data = t.payload(0);
+  const uint32_t bits = int_bits(data), bytes = roundup_bytes(bits);
+  return (bits & 7) == 0 && int_offset(data) == 0 && bytes <= 16 && bytes && !(bytes & (bytes - 1));
+}
+
+enum class Mode : uint8_t { Tbd, Ptr, StructOrArray };
+
+// Outcome of one step of resolving the type on top of the stack.
+enum class Step : uint8_t {
+  Ok,        // pushed a dependency or popped the type as resolved
+  Failed,    // a finding was reported for the type
+  TooDeep,   // a push would exceed 32 frames
+  Loop,      // a push met a type already on the stack
+  Poisoned,  // depends on a type that failed earlier: fail silently
+};
+
+struct Sized {
+  TypeRef type;
+  uint32_t id;
+  uint32_t size;
+};
+
+class Resolver {
+ public:
+  Resolver(const Btf& btf, ResolveState& st, Findings& f) : btf_(btf), st_(st), f_(f) {}
+
+  void run();
+
+ private:
+  struct Frame {
+    uint32_t id;
+    uint32_t next_item;
+  };
+
+  // --- state queries, with the kernel's semantics
+  bool exists(uint32_t id) const { return btf_.has_type(id); }
+  TypeRef type(uint32_t id) const { return btf_.type(id); }
+  bool resolved(uint32_t id) const {
+    if (id == 0) return false;
+    const Visit v = st_.state(id);
+    return v == Visit::Resolved || v == Visit::Poisoned;
+  }
+  bool poisoned(uint32_t id) const { return id != 0 && st_.state(id) == Visit::Poisoned; }
+  bool sink(TypeRef next) const {
+    const uint32_t k = next.kind();
+    switch (mode_) {
+      case Mode::Tbd: return !needs_resolve(next);
+      case Mode::Ptr: return !is_modifier(k) && k != kPtr;
+      case Mode::StructOrArray: return !is_modifier(k) && k != kArray && !is_aggregate(k);
+    }
+    return true;
+  }
+  // The type and byte size an id stands for, looking through typedefs,
+  // qualifiers and VARs by their resolved ids; nullopt for types without size.
+  std::optional<Sized> id_size(uint32_t id) const;
+
+  Step push(uint32_t id);
+  void pop(uint32_t resolved_id, uint32_t resolved_size);
+  Frame& top() { return stack_[depth_ - 1]; }
+
+  // --- one step per kind
+  Step resolve_step(Frame& v);
+  Step resolve_modifier_or_ptr(const Frame& v, TypeRef t);
+  Step resolve_var(const Frame& v, TypeRef t);
+  Step resolve_array(const Frame& v, TypeRef t);
+  Step resolve_aggregate(Frame& v, TypeRef t);
+  Step resolve_func(const Frame& v, TypeRef t);
+  Step resolve_decl_tag(const Frame& v, TypeRef t);
+  Step resolve_datasec(Frame& v, TypeRef t);
+  Step check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m);
+  Step check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt, uint32_t mt_id,
+                       bool kflag);
+  // A referenced id that does not exist or is a source-only kind.
+  bool bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at);
+
+  bool resolve(uint32_t root);
+  void check_func_proto(uint32_t id);
+
+  std::string describe(uint32_t id) const {
+    if (id == 0) return "void";
+    const TypeRef t = type(id);
+    std::string s = std::to_string(id) + " " + std::string(kind_name(t.kind()));
+    if (t.name_off() && btf_.name_offset_valid(t.name_off())) s += " '" + printable(btf_.name_of(t.name_off())) + "'";
+    return s;
+  }
+
+  const Btf& btf_;
+  ResolveState& st_;
+  Findings& f_;
+  Frame stack_[kMaxResolveDepth];
+  uint32_t depth_ = 0;
+  Mode mode_ = Mode::Tbd;
+  uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
+};
+
+std::optional<Sized> Resolver::id_size(uint32_t id) const {
+  if (!exists(id)) return std::nullopt;
+  TypeRef t = type(id);
+  if (nosize(t)) return std::nullopt;
+  const uint32_t k = t.kind();
+  if (has_size_field(k)) return Sized{t, id, t.size()};
+  if (k == kArray) return Sized{t, id, st_.resolved_size(id)};
+  if (k == kPtr) return Sized{t, id, kPointerSize};
+  if (!is_modifier(k) && k != kVar) return std::nullopt;
+  const uint32_t rid = st_.resolved_id(id);
+  if (!exists(rid)) return std::nullopt;
+  const TypeRef r = type(rid);
+  const uint32_t rk = r.kind();
+  if (nosize(r)) return std::nullopt;
+  if (has_size_field(rk)) return Sized{r, rid, r.size()};
+  if (rk == kArray) return Sized{r, rid, st_.resolved_size(rid)};
+  if (rk == kPtr) return Sized{r, rid, kPointerSize};
+  return std::nullopt;
+}
+
+Step Resolver::push(uint32_t id) {
+  rejected_push_ = id;
+  if (depth_ == kMaxResolveDepth) return Step::TooDeep;
+  if (id < btf_.first_id() || st_.visit[id - btf_.first_id()] != Visit::NotVisited) return Step::Loop;
+  st_.visit[id - btf_.first_id()] = Visit::Visited;
+  stack_[depth_++] = Frame{id, 0};
+  if (mode_ == Mode::Tbd) {
+    const uint32_t k = type(id).kind();
+    if (k == kPtr)
+      mode_ = Mode::Ptr;
+    else if (is_aggregate(k) || k == kArray)
+      mode_ = Mode::StructOrArray;
+  }
+  return Step::Ok;
+}
+
+void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
+  const uint32_t local = stack_[--depth_].id - btf_.first_id();
+  st_.ids[local] = resolved_id;
+  st_.sizes[local] = resolved_size;
+  st_.visit[local] = Visit::Resolved;
+}
+
+bool Resolver::bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at) {
+  if (!exists(ref)) {
+    f_.at_type(rules::TYPE_007, from,
+               what + " " + std::to_string(ref) + " does not exist (" + std::to_string(btf_.type_count()) + " types)", at);
+    return true;
+  }
+  if (source_only(type(ref))) {
+    f_.at_type(rules::TYPE_012, from, what + " " + describe(ref) + " is a source-only kind", at);
+    return true;
+  }
+  return false;
+}
+
+Step Resolver::resolve_step(Frame& v) {
+  const TypeRef t = type(v.id);
+  switch (t.kind()) {
+    case kPtr:
+    case kTypedef:
+    case kVolatile:
+    case kConst:
+    case kRestrict:
+    case kTypeTag: return resolve_modifier_or_ptr(v, t);
+    case kVar: return resolve_var(v, t);
+    case kArray: return resolve_array(v, t);
+    case kStruct:
+    case kUnion: return resolve_aggregate(v, t);
+    case kFunc: return resolve_func(v, t);
+    case kDeclTag: return resolve_decl_tag(v, t);
+    case kDatasec: return resolve_datasec(v, t);
+    default: return Step::Poisoned;  // not reachable: only needs_resolve kinds are pushed
+  }
+}
+
+Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
+  uint32_t next_id = t.type();
+  if (bad_reference(v.id, next_id, "target", 8)) return Step::Failed;
+  if (poisoned(next_id)) return Step::Poisoned;
+  TypeRef next = type(next_id);
+  if (!sink(next) && !resolved(next_id)) return push(next_id);
+  // A pointer (or, for VAR, see resolve_var) whose target modifier was
+  // resolved in struct mode stopped at a pointer; continue from that pointer
+  // so that a pointer cycle through it is still found.
+  if (t.kind() == kPtr && is_modifier(next.kind())) {
+    const uint32_t rid = st_.resolved_id(next_id);
+    const TypeRef r = type(rid);
+    if (r.kind() == kPtr && !sink(r) && !resolved(rid)) return push(rid);
+  }
+  if (auto sized = id_size(next_id)) {
+    pop(sized->id, 0);
+    return Step::Ok;
+  }
+  if (resolved(next_id)) {
+    next_id = st_.resolved_id(next_id);
+    next = type(next_id);
+  }
+  const uint32_t nk = next.kind();
+  if (!next.is_void() && nk != kFwd && nk != kFuncProto) {
+    f_.at_type(rules::REF_007, v.id, "target " + describe(next_id) + " has no size", 8);
+    return Step::Failed;
+  }
+  pop(next_id, 0);
+  return Step::Ok;
+}
+
+Step Resolver::resolve_var(const Frame& v, TypeRef t) {
+  const uint32_t next_id = t.type();
+  if (bad_reference(v.id, next_id, "type", 8)) return Step::Failed;
+  if (poisoned(next_id)) return Step::Poisoned;
+  const TypeRef next = type(next_id);
+  if (!sink(next) && !resolved(next_id)) return push(next_id);
+  if (is_modifier(next.kind())) {
+    const uint32_t rid = st_.resolved_id(next_id);
+    const TypeRef r = type(rid);
+    if (r.kind() == kPtr && !sink(r) && !resolved(rid)) return push(rid);
+  }
+  auto sized = id_size(next_id);
+  if (!sized) {
+    f_.at_type(rules::VAR_005, v.id, "type " + describe(next_id) + " has no size", 8);
+    return Step::Failed;
+  }
+  pop(sized->id, 0);
+  return Step::Ok;
+}
+
+Step Resolver::resolve_array(const Frame& v, TypeRef t) {
+  const uint32_t elem_id = t.payload(0), index_id = t.payload(1), nelems = t.payload(2);
+  if (bad_reference(v.id, index_id, "index type", 16)) return Step::Failed;
+  if (poisoned(index_id)) return Step::Poisoned;
+  const TypeRef index = type(index_id);
+  if (nosize(index)) {
+    f_.at_type(rules::ARRAY_005, v.id, "index type " + describe(index_id) + " has no size", 16);
+    return Step::Failed;
+  }
+  if (!sink(index) && !resolved(index_id)) return push(index_id);
+  auto isz = id_size(index_id);
+  if (!isz || isz->type.kind() != kInt || !regular_int(isz->type)) {
+    f_.at_type(rules::ARRAY_005, v.id,
+               "index type " + describe(index_id) + " is not a regular INT" +
+                   (isz && isz->id != index_id ? " (resolves to " + describe(isz->id) + ")" : ""),
+               16);
+    return Step::Failed;
+  }
+  if (bad_reference(v.id, elem_id, "element type", 12)) return Step::Failed;
+  if (poisoned(elem_id)) return Step::Poisoned;
+  const TypeRef elem = type(elem_id);
+  if (nosize(elem)) {
+    f_.at_type(rules::ARRAY_006, v.id, "element type " + describe(elem_id) + " has no size", 12);
+    return Step::Failed;
+  }
+  if (!sink(elem) && !resolved(elem_id)) return push(elem_id);
+  auto esz = id_size(elem_id);
+  if (!esz) {
+    f_.at_type(rules::ARRAY_006, v.id, "element type " + describe(elem_id) + " has no size", 12);
+    return Step::Failed;
+  }
+  if (esz->type.kind() == kInt && !regular_int(esz->type)) {
+    f_.at_type(rules::ARRAY_007, v.id, "element type " + describe(esz->id) + " is a bitfield-shaped INT", 12);
+    return Step::Failed;
+  }
+  if (nelems && esz->size > UINT32_MAX / nelems) {
+    f_.at_type(rules::ARRAY_008, v.id,
+               std::to_string(nelems) + " elements of " + std::to_string(esz->size) + " bytes overflow u32", 20);
+    return Step::Failed;
+  }
+  pop(esz->id, esz->size * nelems);
+  return Step::Ok;
+}
+
+Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
+  // Re-entered after a member's type was pushed and resolved: check that member.
+  if (v.next_item) {
+    const uint32_t i = v.next_item - 1;
+    const Member m = member_at(t, i);
+    if (poisoned(m.type)) return Step::Poisoned;
+    if (Step s = check_member(v.id, t, i, m); s != Step::Ok) return s;
+  }
+  for (uint32_t i = v.next_item; i < t.vlen(); ++i) {
+    const Member m = member_at(t, i);
+    const uint64_t at = 12 + 12ull * i;
+    if (bad_reference(v.id, m.type, "member " + std::to_string(i) + " type", at + 4)) return Step::Failed;
+    if (poisoned(m.type)) return Step::Poisoned;
+    const TypeRef mt = type(m.type);
+    if (nosize(mt)) {
+      f_.at_type(rules::AGG_008, v.id, "member " + std::to_string(i) + " type " + describe(m.type) + " has no size", at + 4);
+      return Step::Failed;
+    }
+    if (!sink(mt) && !resolved(m.type)) {
+      v.next_item = i + 1;
+      return push(m.type);
+    }
+    if (Step s = check_member(v.id, t, i, m); s != Step::Ok) return s;
+  }
+  pop(0, 0);
+  return Step::Ok;
+}
+
+Step Resolver::check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m) {
+  return check_member_as(agg_id, agg, index, m, type(m.type), m.type, agg.kflag());
+}
+
+// The kernel's per-kind member checks; `mt` is the member's type, seen through
+// typedefs and qualifiers once they are resolved.
+Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt,
+                               uint32_t mt_id, bool kflag) {
+  const uint64_t at = 12 + 12ull * index;
+  const uint32_t struct_size = agg.size();
+  const std::string which = "member " + std::to_string(index);
+  auto fail = [&](const Rule& rule, const std::string& message) {
+    f_.at_type(rule, agg_id, which + " (" + describe(m.type) + ") " + message, at + 8);
+    return Step::Failed;
+  };
+  const uint32_t k = mt.kind();
+  if (is_modifier(k)) {
+    auto sized = id_size(mt_id);
+    if (!sized) return fail(rules::AGG_008, "resolves to a type without size");
+    return check_member_as(agg_id, agg, index, m, sized->type, sized->id, kflag);
+  }
+  if (kflag && (k == kPtr || k == kArray || is_aggregate(k) || k == kFloat)) {
+    if (member_bitfield_size(m.offset)) return fail(rules::AGG_015, "has bitfield size " + std::to_string(member_bitfield_size(m.offset)));
+    kflag = false;  // a zero bitfield size leaves a plain bit offset
+  }
+  const uint32_t off = m.offset;
+  switch (k) {
+    case kInt: {
+      const uint32_t data = mt.payload(0);
+      if (!kflag) {
+        if (UINT32_MAX - off < int_offset(data)) return fail(rules::AGG_011, "bit offset overflows u32");
+        const uint32_t bit_off = off + int_offset(data);
+        const uint32_t bytes = bit_off >> 3;
+        const uint32_t copy_bits = int_bits(data) + (bit_off & 7);
+        if (copy_bits > 128) return fail(rules::AGG_011, "spans " + std::to_string(copy_bits) + " bits");
+        if (struct_size < bytes || struct_size - bytes < roundup_bytes(copy_bits))
+          return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+        return Step::Ok;
+      }
+      if (!regular_int(mt)) return fail(rules::AGG_012, "is a bitfield with a non-regular INT base type");
+      uint32_t nr_bits = member_bitfield_size(off);
+      const uint32_t bit_off = member_bit_offset(off);
+      if (!nr_bits) {
+        if (bit_off & 7) return fail(rules::AGG_013, "is not a bitfield but starts at bit " + std::to_string(bit_off));
+        nr_bits = int_bits(data);
+      } else if (nr_bits > int_bits(data)) {
+        return fail(rules::AGG_013, "bitfield of " + std::to_string(nr_bits) + " bits in a " +
+                                        std::to_string(int_bits(data)) + "-bit INT");
+      }
+      const uint32_t bytes = bit_off >> 3;
+      const uint32_t copy_bits = nr_bits + (bit_off & 7);
+      if (copy_bits > 128) return fail(rules::AGG_011, "spans " + std::to_string(copy_bits) + " bits");
+      if (struct_size < bytes || struct_size - bytes < roundup_bytes(copy_bits))
+        return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    }
+    case kEnum:
+    case kEnum64: {
+      if (!kflag) {
+        if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
+        if (struct_size - (off >> 3) < mt.size())
+          return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+        return Step::Ok;
+      }
+      const uint32_t bit_off = member_bit_offset(off);
+      uint32_t nr_bits = member_bitfield_size(off);
+      if (!nr_bits) {
+        if (bit_off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(bit_off));
+        nr_bits = 32;  // the kernel assumes int-sized enums here, even for 8-byte ones
+      } else if (nr_bits > 32) {
+        return fail(rules::AGG_014, "is an enum bitfield of " + std::to_string(nr_bits) + " bits");
+      }
+      if (struct_size < roundup_bytes(bit_off + nr_bits))
+        return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    }
+    case kPtr:
+      if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
+      if (struct_size - (off >> 3) < kPointerSize)
+        return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    case kArray: {
+      if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
+      // The array's size as resolved so far (0 if it is not resolved yet).
+      const uint32_t array_size = st_.resolved_size(mt_id);
+      if (struct_size - (off >> 3) < array_size)
+        return fail(rules::AGG_010, "of " + std::to_string(array_size) + " bytes ends past the " +
+                                        std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    }
+    case kStruct:
+    case kUnion:
+      if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
+      if (struct_size - (off >> 3) < mt.size())
+        return fail(rules::AGG_010, "of " + std::to_string(mt.size()) + " bytes ends past the " +
+                                        std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    case kFloat: {
+      const uint64_t align_bits = uint64_t(std::min<uint32_t>(kPointerSize, mt.size())) * 8;
+      if (align_bits == 0 || off % align_bits) return fail(rules::AGG_016, "at bit " + std::to_string(off) + " is misaligned");
+      if (uint64_t(off / 8) + mt.size() > struct_size)
+        return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
+      return Step::Ok;
+    }
+    default:
+      return fail(rules::AGG_008, "has no size");
+  }
+}
+
+Step Resolver::resolve_func(const Frame& v, TypeRef t) {
+  const uint32_t proto_id = t.type();
+  if (!exists(proto_id) || type(proto_id).kind() != kFuncProto) {
+    f_.at_type(rules::FUNC_004, v.id,
+               "type " + (exists(proto_id) ? describe(proto_id) : std::to_string(proto_id) + " (missing)") +
+                   " is not a FUNC_PROTO",
+               8);
+    return Step::Failed;
+  }
+  const TypeRef proto = type(proto_id);
+  bool ok = true;
+  for (uint32_t i = 0; i < proto.vlen(); ++i) {
+    const Param p = param_at(proto, i);
+    if (!p.name_off && p.type) {
+      f_.at_type(rules::FUNC_005, v.id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
+      ok = false;
+    }
+  }
+  if (!ok) return Step::Failed;
+  pop(proto_id, 0);
+  return Step::Ok;
+}
+
+Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
+  const uint32_t target_id = t.type();
+  if (!exists(target_id)) {
+    f_.at_type(rules::TYPE_007, v.id, "target " + std::to_string(target_id) + " does not exist", 8);
+    return Step::Failed;
+  }
+  const TypeRef target = type(target_id);
+  const uint32_t tk = target.kind();
+  if (tk != kFunc && !is_aggregate(tk) && tk != kVar && tk != kTypedef) {
+    f_.at_type(rules::DTAG_006, v.id, "target " + describe(target_id) + " cannot carry a declaration tag", 8);
+    return Step::Failed;
+  }
+  if (poisoned(target_id)) return Step::Poisoned;
+  if (!sink(target) && !resolved(target_id)) return push(target_id);
+  const int32_t idx = static_cast<int32_t>(t.payload(0));
+  if (idx != -1) {
+    if (tk == kVar || tk == kTypedef) {
+      f_.at_type(rules::DTAG_007, v.id, "component_idx " + std::to_string(idx) + " on " + describe(target_id), 12);
+      return Step::Failed;
+    }
+    const uint32_t vlen = is_aggregate(tk) ? target.vlen() : exists(target.type()) ? type(target.type()).vlen() : 0;
+    if (static_cast<uint32_t>(idx) >= vlen) {
+      f_.at_type(rules::DTAG_008, v.id,
+                 "component_idx " + std::to_string(idx) + " but " + describe(target_id) + " has " +
+                     std::to_string(vlen) + (is_aggregate(tk) ? " members" : " parameters"),
+                 12);
+      return Step::Failed;
+    }
+  }
+  pop(target_id, 0);
+  return Step::Ok;
+}
+
+Step Resolver::resolve_datasec(Frame& v, TypeRef t) {
+  mode_ = Mode::Tbd;  // 6.18 resets the mode for every entry, so VARs are always pushed
+  for (uint32_t i = v.next_item; i < t.vlen(); ++i) {
+    const VarSecInfo e = secinfo_at(t, i);
+    const uint64_t at = 12 + 12ull * i;
+    if (!exists(e.type) || type(e.type).kind() != kVar) {
+      f_.at_type(rules::DATASEC_011, v.id,
+                 "entry " + std::to_string(i) + " type " + (exists(e.type) ? describe(e.type) : std::to_string(e.type)) +
+                     " is not a VAR",
+                 at);
+      return Step::Failed;
+    }
+    if (poisoned(e.type)) return Step::Poisoned;
+    const TypeRef var = type(e.type);
+    if (!sink(var) && !resolved(e.type)) {
+      v.next_item = i + 1;
+      return push(e.type);
+    }
+    auto sized = id_size(var.type());
+    if (!sized) {
+      f_.at_type(rules::VAR_005, e.type, "type " + describe(var.type()) + " has no size", 8);
+      return Step::Failed;
+    }
+    if (e.size < sized->size) {
+      f_.at_type(rules::DATASEC_012, v.id,
+                 "entry " + std::to_string(i) + " (" + describe(e.type) + ") is " + std::to_string(e.size) +
+                     " bytes, its type " + std::to_string(sized->size),
+                 at + 8);
+      return Step::Failed;
+    }
+  }
+  pop(0, 0);
+  return Step::Ok;
+}
+
+bool Resolver::resolve(uint32_t root) {
+  mode_ = Mode::Tbd;
+  push(root);
+  Step s = Step::Ok;
+  while (s == Step::Ok && depth_) s = resolve_step(top());
+  if (s == Step::Ok) return true;
+  if (s == Step::TooDeep || s == Step::Loop) {
+    std::string path;
+    for (uint32_t i = 0; i < depth_; ++i) path += describe(stack_[i].id) + " -> ";
+    path += describe(rejected_push_);
+    if (s == Step::TooDeep)
+      f_.at_type(rules::TYPE_010, root, "resolving needs more than 32 levels: " + path);
+    else
+      f_.at_type(rules::TYPE_009, root, "reference cycle: " + path);
+  }
+  // Every type on the path fails with the root; later types that reach them
+  // fail silently.
+  for (uint32_t i = 0; i < depth_; ++i) st_.visit[stack_[i].id - btf_.first_id()] = Visit::Poisoned;
+  depth_ = 0;
+  return false;
+}
+
+void Resolver::check_func_proto(uint32_t id) {
+  const TypeRef t = type(id);
+  const uint32_t ret = t.type();
+  if (ret) {
+    if (!exists(ret) || source_only(type(ret))) {
+      f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
+      return;
+    }
+    if (poisoned(ret)) return;
+    if (needs_resolve(type(ret)) && !resolved(ret) && !resolve(ret)) return;
+    if (!id_size(ret)) {
+      f_.at_type(rules::PROTO_003, id, "return type " + describe(ret) + " has no size", 8);
+      return;
+    }
+  }
+  uint32_t nargs = t.vlen();
+  if (nargs && param_at(t, nargs - 1).type == 0) {
+    if (param_at(t, nargs - 1).name_off) {
+      f_.at_type(rules::PROTO_004, id, "vararg parameter " + std::to_string(nargs) + " has a name", 12 + 8ull * (nargs - 1));
+      return;
+    }
+    --nargs;
+  }
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const Param p = param_at(t, i);
+    const uint64_t at = 12 + 8ull * i;
+    const std::string which = "parameter " + std::to_string(i + 1);
+    if (!exists(p.type) || source_only(type(p.type))) {
+      f_.at_type(rules::PROTO_005, id, which + " type " + (exists(p.type) ? describe(p.type) : std::to_string(p.type) + " (missing)"), at + 4);
+      continue;
+    }
+    if (p.name_off && (!btf_.name_offset_valid(p.name_off) || !valid_identifier(btf_.string_at(p.name_off)))) {
+      f_.at_type(rules::PROTO_006, id,
+                 which + (btf_.name_offset_valid(p.name_off)
+                              ? " name '" + printable(btf_.name_of(p.name_off)) + "' " + identifier_problem(btf_.string_at(p.name_off))
+                              : " name_off " + hex(p.name_off) + " is outside the strings"),
+                 at);
+      continue;
+    }
+    if (poisoned(p.type)) continue;
+    if (needs_resolve(type(p.type)) && !resolved(p.type) && !resolve(p.type)) return;
+    if (!id_size(p.type)) {
+      if (p.type == 0)
+        f_.at_type(rules::PROTO_004, id, which + " is a vararg but not the last parameter", at + 4);
+      else
+        f_.at_type(rules::PROTO_005, id, which + " type " + describe(p.type) + " has no size", at + 4);
+    }
+  }
+}
+
+void Resolver::run() {
+  const uint32_t first = btf_.first_id(), n = btf_.own_count();
+  st_.btf = &btf_;
+  st_.ids.assign(n, 0);
+  st_.sizes.assign(n, 0);
+  st_.visit.assign(n, Visit::NotVisited);
+  for (uint32_t i = 0; i < n; ++i)
+    if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
+  for (uint32_t id = first; id < first + n; ++id) {
+    const TypeRef t = type(id);
+    if (needs_resolve(t) && !resolved(id)) resolve(id);
+    if (t.kind() == kFuncProto && !f_.flagged(id)) check_func_proto(id);
+  }
+}
+
+}  // namespace
+
+void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings) {
+  state.base = base_state;
+  Resolver(btf, state, findings).run();
+}
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,36 @@
+// The reference pass: every type that refers to other types is resolved
+// depth-first, as the kernel's verifier does for BPF_BTF_LOAD, with loop
+// detection, the 32-frame depth limit and the kernel's three resolve modes
+// (so that the verdict depends on type id order exactly where the kernel's
+// does). Then every FUNC_PROTO's return and parameter types are checked.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "btf/btf.h"
+#include "btf/findings.h"
+
+namespace elfmeta::btf {
+
+enum class Visit : uint8_t { NotVisited, Visited, Resolved, Poisoned };
+
+// What the pass learned about each own type: the id it resolves to (past
+// typedefs and qualifiers) and its size. A type whose resolution failed, or
+// that depends on one, is Poisoned and produces no further findings.
+struct ResolveState {
+  const Btf* btf = nullptr;
+  const ResolveState* base = nullptr;  // state of btf->base(), if it was resolved
+  std::vector<uint32_t> ids;
+  std::vector<uint32_t> sizes;
+  std::vector<Visit> visit;
+
+  Visit state(uint32_t id) const;
+  uint32_t resolved_id(uint32_t id) const;
+  uint32_t resolved_size(uint32_t id) const;
+};
+
+// Types already flagged by the record checks are treated as failed up front.
+void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings);
+
+}  // namespace elfmeta::btf

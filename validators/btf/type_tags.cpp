@@ -1,0 +1,48 @@
+#include "btf/type_tags.h"
+
+#include <string>
+
+#include "btf/btf_rules.h"
+
+namespace elfmeta::btf {
+
+void check_type_tags(const Btf& btf, Findings& f, bool report_missing) {
+  const uint32_t start = btf.first_id();
+  // Chains are walked in id order; once a chain reaches an id at or below the
+  // last checked modifier, the rest of it was checked already (after one
+  // more step, as the kernel does).
+  uint32_t good_id = start - 1;
+  for (uint32_t i = start; i < btf.type_count(); ++i) {
+    TypeRef t = btf.type(i);
+    if (!is_modifier(t.kind()) || f.flagged(i)) continue;
+    bool in_tags = t.kind() == kTypeTag;
+    int chain_limit = 32;
+    uint32_t cur = i;
+    while (is_modifier(t.kind())) {
+      if (!chain_limit--) {
+        f.at_type(rules::REF_009, i, "modifier chain is longer than 32 or cyclic");
+        break;
+      }
+      if (t.kind() == kTypeTag) {
+        if (!in_tags) {
+          f.at_type(rules::REF_008, i, "TYPE_TAG " + std::to_string(cur) + " follows a typedef or qualifier in the chain");
+          break;
+        }
+      } else {
+        in_tags = false;
+      }
+      if (cur <= good_id) break;
+      cur = t.type();
+      if (!btf.has_type(cur)) {
+        if (report_missing)
+          f.at_type(rules::REF_012, i, "chain reaches type id " + std::to_string(cur) + ", which does not exist");
+        break;
+      }
+      if (f.flagged(cur)) break;
+      t = btf.type(cur);
+    }
+    good_id = i;
+  }
+}
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,39 @@
+// Entry point of the BTF verifier: parse, then the kernel's passes in the
+// kernel's order (records, references, type tags, special fields), then lints.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "btf/btf.h"
+#include "btf/resolve.h"
+#include "core/diagnostic.h"
+
+namespace elfmeta::btf {
+
+struct CheckOptions {
+  Consumer consumer = kBpfBtfLoad;
+  bool lints = true;
+  // Judge a byte-swapped blob as the running kernel would (Invalid magic).
+  bool assume_host_order = false;
+};
+
+// A checked blob. Heap-held so that split BTF and resolve state can point
+// into it.
+struct CheckedBtf {
+  std::unique_ptr<Btf> btf;               // null when the header could not be read
+  std::unique_ptr<ResolveState> resolve;  // null when the reference pass did not run
+  size_t errors = 0;
+};
+
+// Check one blob; `base` is the checked base of split BTF (its findings are
+// not repeated).
+CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, const CheckOptions& options,
+                     const std::string& artifact, const std::string& section, DiagnosticSink& sink);
+
+// The kernel's accept/reject verdict for BPF_BTF_LOAD of `data` on this
+// (host-order) machine: no finding of a rule bpf-load enforces.
+bool bpf_load_accepts(std::span<const uint8_t> data);
+
+}  // namespace elfmeta::btf

@@ -1,0 +1,52 @@
+// A finding: which rule, where in the binary, what exactly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rule.h"
+
+namespace elfmeta {
+
+// Where a finding is: the artifact, the section, the byte offset inside that
+// section, and the record (type id, ORC index, FDE index) with its kind/name.
+struct Location {
+  std::string artifact;
+  std::string section;
+  std::optional<uint64_t> offset;
+  std::string record_label;          // "type", "entry", "fde"; empty: no record
+  std::optional<uint64_t> index;     // record index (type id for BTF)
+  std::string record_kind;           // "STRUCT"
+  std::optional<std::string> record_name;  // "task_struct"; nullopt = anonymous
+};
+
+struct Diagnostic {
+  const Rule* rule = nullptr;  // nullptr: a note that is not a finding (missing context)
+  Severity severity = Severity::Note;
+  Location location;
+  std::string message;
+  std::vector<std::string> notes;
+};
+
+class DiagnosticSink {
+ public:
+  virtual ~DiagnosticSink() = default;
+  virtual void report(Diagnostic d) = 0;
+};
+
+class DiagnosticList final : public DiagnosticSink {
+ public:
+  void report(Diagnostic d) override;
+  const std::vector<Diagnostic>& items() const { return items_; }
+  std::vector<Diagnostic>& items() { return items_; }
+  size_t count(Severity s) const;
+  bool has_errors() const { return count(Severity::Error) > 0; }
+  bool has_rule(std::string_view id) const;
+
+ private:
+  std::vector<Diagnostic> items_;
+};
+
+}  // namespace elfmeta

@@ -1,0 +1,28 @@
+#include "core/rule.h"
+
+namespace elfmeta {
+
+std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::Note:
+      return "note";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
+  }
+  return "note";
+}
+
+std::string_view consumer_name(Consumer c) {
+  switch (c) {
+    case kBpfBtfLoad:
+      return "bpf-load";
+    case kModuleLoad:
+      return "module-load";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace elfmeta

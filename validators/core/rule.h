@@ -1,0 +1,40 @@
+// Every check elfmeta performs is a Rule declared once in a per-format table.
+// The same tables drive `elfmeta rules`, `elfmeta explain`, docs/rules/ and
+// the test that every rule has an input that triggers exactly it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace elfmeta {
+
+enum class Severity : uint8_t { Note, Warning, Error };
+
+std::string_view severity_name(Severity s);
+
+// Who refuses an input that breaks a rule. A finding of a rule the selected
+// consumer does not enforce is reported as a warning.
+enum Consumer : uint32_t {
+  kNoConsumer = 0,
+  kBpfBtfLoad = 1u << 0,   // bpf(BPF_BTF_LOAD): the full kernel verifier
+  kModuleLoad = 1u << 1,   // kernel parse of vmlinux/module BTF (no resolve pass)
+};
+
+std::string_view consumer_name(Consumer c);
+
+struct Rule {
+  std::string_view id;           // stable, e.g. "BTF-DATASEC-007"
+  Severity severity;             // for the consumers in enforced_by
+  uint32_t enforced_by;          // Consumer bits
+  std::string_view summary;      // one line
+  std::string_view explanation;  // why it matters, what to do
+  std::string_view since;        // first kernel/tool release with the behaviour
+  std::string_view kernel_log;   // kernel verifier log fragment, "" if none
+};
+
+// All rules of all formats, in table order.
+std::span<const Rule* const> all_rules();
+const Rule* find_rule(std::string_view id);
+
+}  // namespace elfmeta

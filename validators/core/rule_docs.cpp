@@ -1,0 +1,38 @@
+#include "core/rule_docs.h"
+
+namespace elfmeta {
+
+std::string enforcement_text(const Rule& rule) {
+  if (rule.severity != Severity::Error) return "nobody (a lint: the kernel accepts it)";
+  std::string s;
+  if (rule.enforced_by & kBpfBtfLoad) s += "bpf-load";
+  if (rule.enforced_by & kModuleLoad) s += std::string(s.empty() ? "" : ", ") + "module-load";
+  return s;
+}
+
+std::string rule_doc_page(const Rule& r) {
+  std::string s = "# " + std::string(r.id) + ": " + std::string(r.summary) + "\n\n";
+  s += "| | |\n|---|---|\n";
+  s += "| Severity | " + std::string(severity_name(r.severity)) + " |\n";
+  s += "| Refused by | " + enforcement_text(r) + " |\n";
+  if (!r.since.empty()) s += "| Since | " + std::string(r.since) + " |\n";
+  if (!r.kernel_log.empty()) s += "| Kernel log | `" + std::string(r.kernel_log) + "` |\n";
+  s += "\n";
+  if (!r.explanation.empty()) s += std::string(r.explanation) + "\n\n";
+  s += "Consumers: `bpf-load` is `bpf(BPF_BTF_LOAD)`, the full kernel verifier; `module-load` is the "
+       "kernel's parse of vmlinux and module BTF, which skips the reference pass. A finding of a rule the "
+       "selected consumer does not enforce is reported as a warning.\n\n";
+  s += "Generated from the rule table by `elfmeta rules --docs`.\n";
+  return s;
+}
+
+std::string rule_doc_index() {
+  std::string s = "# elfmeta rules\n\nGenerated from the rule tables by `elfmeta rules --docs docs/rules`.\n\n";
+  s += "| Rule | Severity | Summary |\n|---|---|---|\n";
+  for (const Rule* r : all_rules())
+    s += "| [" + std::string(r->id) + "](" + std::string(r->id) + ".md) | " + std::string(severity_name(r->severity)) +
+         " | " + std::string(r->summary) + " |\n";
+  return s;
+}
+
+}  // namespace elfmeta

@@ -1,0 +1,16 @@
+// Small text helpers for messages about untrusted bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace elfmeta {
+
+// Quote-safe rendering of untrusted bytes: non-printable ASCII and bytes >= 0x80
+// become \xNN; longer input is cut at max_len characters with "...".
+std::string printable(std::string_view s, size_t max_len = 80);
+
+std::string hex(uint64_t v);
+
+}  // namespace elfmeta

@@ -1,0 +1,209 @@
+#include "input/artifact.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "btf/parse.h"
+#include "input/decompress.h"
+
+namespace elfmeta::input {
+namespace {
+
+constexpr size_t kMaxFileSize = size_t(4) << 30;
+constexpr int kMaxNesting = 3;  // compressed boot image of a compressed ... at most
+
+std::string basename_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool read_file(const std::string& path, std::vector<uint8_t>& out, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    error = path + ": is a directory";
+    return false;
+  }
+  out.clear();
+  if (st.st_size > 0) out.reserve(static_cast<size_t>(st.st_size));
+  uint8_t buf[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = path + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    if (out.size() + static_cast<size_t>(n) > kMaxFileSize) {
+      error = path + ": larger than 4 GiB";
+      ::close(fd);
+      return false;
+    }
+    out.insert(out.end(), buf, buf + n);
+  }
+  ::close(fd);
+  return true;
+}
+
+uint32_t le32(std::span<const uint8_t> d, size_t off) {
+  uint32_t v;
+  std::memcpy(&v, d.data() + off, 4);
+  return v;
+}
+
+// The compressed kernel inside a boot image: x86 bzImage (setup header
+// "HdrS", protocol 2.08+ payload fields) or an EFI zboot image ("zimg").
+std::optional<std::span<const uint8_t>> boot_image_payload(std::span<const uint8_t> d, std::string& what) {
+  if (d.size() >= 0x250 && std::memcmp(d.data() + 0x202, "HdrS", 4) == 0) {
+    const uint16_t version = uint16_t(d[0x206]) | uint16_t(d[0x207]) << 8;
+    if (version < 0x208) return std::nullopt;
+    const uint64_t setup_sects = d[0x1f1] ? d[0x1f1] : 4;
+    const uint64_t start = (setup_sects + 1) * 512 + le32(d, 0x248);
+    const uint64_t len = le32(d, 0x24c);
+    if (start > d.size() || len > d.size() - start) return std::nullopt;
+    what = "bzImage payload";
+    return d.subspan(start, len);
+  }
+  if (d.size() >= 64 && d[0] == 'M' && d[1] == 'Z' && std::memcmp(d.data() + 4, "zimg", 4) == 0) {
+    const uint64_t start = le32(d, 8), len = le32(d, 12);
+    if (start > d.size() || len > d.size() - start) return std::nullopt;
+    what = "EFI zboot payload";
+    return d.subspan(start, len);
+  }
+  return std::nullopt;
+}
+
+struct ElfHandle {
+  Elf* elf = nullptr;
+  ~ElfHandle() {
+    if (elf) elf_end(elf);
+  }
+};
+
+bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::string& error) {
+  static const bool initialised = elf_version(EV_CURRENT) != EV_NONE;
+  if (!initialised) {
+    error = "libelf initialisation failed";
+    return false;
+  }
+  auto handle = std::make_shared<ElfHandle>();
+  handle->elf = elf_memory(reinterpret_cast<char*>(bytes->data()), bytes->size());
+  if (!handle->elf || elf_kind(handle->elf) != ELF_K_ELF) {
+    error = a.path + ": not a readable ELF file (" + elf_errmsg(-1) + ")";
+    return false;
+  }
+  GElf_Ehdr eh;
+  if (!gelf_getehdr(handle->elf, &eh)) {
+    error = a.path + ": unreadable ELF header (" + std::string(elf_errmsg(-1)) + ")";
+    return false;
+  }
+  a.kind = ArtifactKind::Elf;
+  a.elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+  a.endian = eh.e_ident[EI_DATA] == ELFDATA2MSB ? Endian::Big : Endian::Little;
+  a.elf_type = eh.e_type;
+  a.machine = eh.e_machine;
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(handle->elf, &shstrndx) != 0) {
+    error = a.path + ": no section name table (" + std::string(elf_errmsg(-1)) + ")";
+    return false;
+  }
+  for (Elf_Scn* scn = elf_nextscn(handle->elf, nullptr); scn; scn = elf_nextscn(handle->elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    Section s;
+    const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name);
+    s.name = name ? name : "";
+    s.type = sh.sh_type;
+    s.flags = sh.sh_flags;
+    s.addr = sh.sh_addr;
+    s.file_offset = sh.sh_offset;
+    if (sh.sh_type != SHT_NOBITS) {
+      if (sh.sh_flags & SHF_COMPRESSED) elf_compress(scn, 0, 0);
+      if (Elf_Data* d = (sh.sh_flags & SHF_COMPRESSED) ? elf_getdata(scn, nullptr) : elf_rawdata(scn, nullptr);
+          d && d->d_buf)
+        s.data = {static_cast<const uint8_t*>(d->d_buf), d->d_size};
+    }
+    a.sections.push_back(std::move(s));
+  }
+  a.storage.push_back(bytes);
+  a.storage.push_back(handle);
+  return true;
+}
+
+OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uint8_t>> bytes, int depth) {
+  const std::span<const uint8_t> d(*bytes);
+  if (btf::looks_like_btf(d)) {
+    a->kind = ArtifactKind::RawBtf;
+    a->raw = d;
+    a->endian = d[0] == 0x9f ? Endian::Little : Endian::Big;
+    a->storage.push_back(bytes);
+    return {std::move(a), ""};
+  }
+  if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
+    std::string error;
+    if (!load_elf(*a, bytes, error)) return {nullptr, error};
+    return {std::move(a), ""};
+  }
+  if (depth >= kMaxNesting) return {nullptr, a->path + ": compressed data nested too deeply"};
+  std::string what;
+  std::span<const uint8_t> payload = d;
+  if (auto boot = boot_image_payload(d, what)) payload = *boot;
+  const Compression c = detect_compression(payload);
+  if (c == Compression::None) {
+    if (!what.empty()) return {nullptr, a->path + ": " + what + " is not in a known compression format"};
+    return {nullptr, a->path + ": not BTF, ELF, a kernel image or a compressed file"};
+  }
+  Decompressed out = decompress(c, payload);
+  if (!out.error.empty()) return {nullptr, a->path + ": " + out.error};
+  const std::string step = (what.empty() ? "" : what + ", ") + std::string(compression_name(c));
+  a->origin = a->origin.empty() ? step : a->origin + "; " + step;
+  return recognise(std::move(a), std::make_shared<std::vector<uint8_t>>(std::move(out.bytes)), depth + 1);
+}
+
+}  // namespace
+
+const Section* Artifact::section(std::string_view n) const {
+  for (const auto& s : sections)
+    if (s.name == n) return &s;
+  return nullptr;
+}
+
+bool Artifact::is_kernel_module() const {
+  return kind == ArtifactKind::Elf && (section(".gnu.linkonce.this_module") || section(".modinfo"));
+}
+
+bool Artifact::is_vmlinux() const {
+  return kind == ArtifactKind::Elf && elf_type == ET_EXEC && !is_kernel_module() &&
+         (section("__ksymtab") || section(".BTF") || section("__ksymtab_strings"));
+}
+
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes) {
+  auto a = std::make_unique<Artifact>();
+  a->name = basename_of(path);
+  a->path = std::move(path);
+  if (a->path.rfind("/sys/kernel/btf/", 0) == 0 && a->name != "vmlinux") a->implied_btf_base = "/sys/kernel/btf/vmlinux";
+  return recognise(std::move(a), std::make_shared<std::vector<uint8_t>>(std::move(bytes)), 0);
+}
+
+OpenResult open_input(const std::string& path) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!read_file(path, bytes, error)) return {nullptr, error};
+  if (bytes.empty()) return {nullptr, path + ": empty file"};
+  return open_bytes(path, std::move(bytes));
+}
+
+}  // namespace elfmeta::input

@@ -1,0 +1,67 @@
+// An input, opened by content: what it is, its sections (bytes), and where
+// it came from. Every format's checks read artifacts, never files.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/byte_reader.h"
+
+namespace elfmeta::input {
+
+enum class ArtifactKind { RawBtf, Elf };
+
+struct Section {
+  std::string name;
+  uint32_t type = 0;
+  uint64_t flags = 0;
+  uint64_t addr = 0;
+  uint64_t file_offset = 0;
+  std::span<const uint8_t> data;  // empty for SHT_NOBITS
+};
+
+struct Artifact {
+  std::string path;     // as given
+  std::string name;     // for diagnostics: the path's last component
+  std::string origin;   // how it was obtained, e.g. "vmlinuz: bzImage payload, zstd"
+  ArtifactKind kind = ArtifactKind::RawBtf;
+  Endian endian = Endian::Little;
+
+  // ELF only.
+  bool elf64 = true;
+  uint16_t elf_type = 0;  // ET_REL, ET_EXEC, ET_DYN
+  uint16_t machine = 0;
+  std::vector<Section> sections;
+
+  // A raw blob (RawBtf): the whole input.
+  std::span<const uint8_t> raw;
+
+  // For /sys/kernel/btf/<module>: the blob its split BTF continues.
+  std::optional<std::string> implied_btf_base;
+
+  const Section* section(std::string_view name) const;
+  bool is_kernel_module() const;  // a .ko: has .gnu.linkonce.this_module or .modinfo
+  bool is_vmlinux() const;        // an executable kernel image: has __ksymtab or .BTF and no module info
+
+  // Keeps the bytes (file contents, decompressed data, libelf state) alive.
+  std::vector<std::shared_ptr<const void>> storage;
+};
+
+struct OpenResult {
+  std::unique_ptr<Artifact> artifact;
+  std::string error;  // one line, for stderr, when artifact is null
+};
+
+// Open a path and recognise its content: raw BTF (either byte order), ELF,
+// an x86 boot image (bzImage/vmlinuz), or any of those compressed (gzip, xz,
+// lzma, bzip2, zstd, lz4).
+OpenResult open_input(const std::string& path);
+// The same for bytes already in memory (fuzzers, packages).
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes);
+
+}  // namespace elfmeta::input

@@ -1,0 +1,16 @@
+// Which kernel release an input belongs to, and which one is running.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "input/artifact.h"
+
+namespace elfmeta::input {
+
+// "6.1.0-56-cloud-amd64" from a module's .modinfo vermagic entry.
+std::optional<std::string> module_vermagic_release(const Artifact& a);
+// uname -r of the running kernel.
+std::optional<std::string> running_kernel_release();
+
+}  // namespace elfmeta::input

@@ -1,0 +1,26 @@
+// The registry of every rule table; `elfmeta rules`, `explain` and the docs
+// generator read rules only through here.
+#include <algorithm>
+#include <vector>
+
+#include "btf/btf_rules.h"
+#include "core/rule.h"
+
+namespace elfmeta {
+
+std::span<const Rule* const> all_rules() {
+  static const std::vector<const Rule*> rules = [] {
+    std::vector<const Rule*> v;
+    for (auto table : {btf::rules::table()}) v.insert(v.end(), table.begin(), table.end());
+    return v;
+  }();
+  return rules;
+}
+
+const Rule* find_rule(std::string_view id) {
+  auto rules = all_rules();
+  auto it = std::find_if(rules.begin(), rules.end(), [id](const Rule* r) { return r->id == id; });
+  return it == rules.end() ? nullptr : *it;
+}
+
+}  // namespace elfmeta
