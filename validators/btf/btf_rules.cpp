@@ -133,9 +133,6 @@ const Rule TYPE_003{"BTF-TYPE-003", Severity::Error, kAll, "unknown kind",
 const Rule TYPE_004{"BTF-TYPE-004", Severity::Error, kAll, "record's items run past the type section",
                     "The kind's fixed payload or its vlen items do not fit in the bytes left.",
                     "Linux 4.18", "meta_left:X meta_needed:Y"};
-const Rule TYPE_006{"BTF-TYPE-006", Severity::Error, kAll, "too many types",
-                    "The kernel keeps at most BTF_MAX_TYPE (0xfffff) type slots including void.",
-                    "Linux 4.18", "Exceeded max num of types"};
 const Rule TYPE_007{"BTF-TYPE-007", Severity::Error, kLoad, "reference to a type id that does not exist",
                     "A referenced type id is at or above the number of types (base included).",
                     "Linux 4.18", "Invalid type_id"};
@@ -401,58 +398,13 @@ const Rule DTAG_008{"BTF-DTAG-008", Severity::Error, kLoad, "DECL_TAG component 
                     "parameter count of its prototype.",
                     "Linux 5.16", "Invalid component_idx"};
 
-// ---------------------------------------------------------------- special fields
-const Rule FIELD_003{"BTF-FIELD-003", Severity::Error, kLoad, "struct triggers the special-field scan but yields no field",
-                     "A struct is scanned because a member uses a BPF special type (bpf_spin_lock, "
-                     "bpf_list_head, ..., or a kptr), but that member is not recognised (wrong "
-                     "size or misaligned): the kernel answers EFAULT.",
-                     "Linux 6.2", ""};
-const Rule FIELD_004{"BTF-FIELD-004", Severity::Error, kLoad, "bitfield member in a struct with special fields",
-                     "Every member of a scanned struct, and of structs embedded in it, must start "
-                     "on a byte boundary (EINVAL).",
-                     "Linux 6.10", ""};
-const Rule FIELD_005{"BTF-FIELD-005", Severity::Error, kLoad, "two spin locks in one struct",
-                     "At most one bpf_spin_lock and one bpf_res_spin_lock per struct level (E2BIG).",
-                     "Linux 6.2", ""};
-const Rule FIELD_007{"BTF-FIELD-007", Severity::Error, kLoad, "bpf_spin_lock together with bpf_res_spin_lock",
-                     "", "Linux 6.15", ""};
-const Rule FIELD_008{"BTF-FIELD-008", Severity::Error, kLoad, "special fields overlap", "EEXIST.", "Linux 6.2", ""};
-const Rule FIELD_009{"BTF-FIELD-009", Severity::Error, kLoad, "array of special fields that cannot repeat",
-                     "Only kptrs, bpf_list_head and bpf_rb_root may be array elements (EINVAL).",
-                     "Linux 6.10", ""};
-const Rule FIELD_010{"BTF-FIELD-010", Severity::Error, kLoad, "more than 11 special fields in one struct",
-                     "BTF_FIELDS_MAX is 11, counting embedded and array-expanded fields (E2BIG).",
-                     "Linux 6.2", ""};
-const Rule FIELD_011{"BTF-FIELD-011", Severity::Error, kLoad, "special-field scan nested 32 levels deep",
-                     "Structs embedded 32 levels deep, or 32 array dimensions, are refused (E2BIG).",
-                     "Linux 6.10", ""};
-const Rule FIELD_012{"BTF-FIELD-012", Severity::Error, kLoad, "bpf_list_head/bpf_rb_root without a spin lock",
-                     "", "Linux 6.2", ""};
-const Rule FIELD_013{"BTF-FIELD-013", Severity::Error, kLoad, "list and rbtree node without bpf_refcount", "",
-                     "Linux 6.4", ""};
-const Rule FIELD_014{"BTF-FIELD-014", Severity::Error, kLoad, "graph root without exactly one contains: tag",
-                     "", "Linux 6.2", ""};
-const Rule FIELD_015{"BTF-FIELD-015", Severity::Error, kLoad, "contains: tag malformed or names no struct",
-                     "", "Linux 6.2", ""};
-const Rule FIELD_016{"BTF-FIELD-016", Severity::Error, kLoad, "contains: tag names a bad node member", "",
-                     "Linux 6.2", ""};
-const Rule FIELD_017{"BTF-FIELD-017", Severity::Error, kLoad, "graph value type is not itself scanned", "",
-                     "Linux 6.2", ""};
-const Rule FIELD_018{"BTF-FIELD-018", Severity::Error, kLoad, "graph ownership cycle", "", "Linux 6.2", ""};
-const Rule FIELD_019{"BTF-FIELD-019", Severity::Error, kLoad, "malformed kptr member", "", "Linux 6.12", ""};
-const Rule FIELD_021{"BTF-FIELD-021", Severity::Warning, kLint, "referenced kptr to a kernel type needs a destructor",
-                     "A `kptr` to a struct that also exists in kernel BTF is accepted only if the "
-                     "running kernel registered a destructor for it (ENOENT otherwise). That list is "
-                     "not in the BTF, so elfmeta cannot decide.",
-                     "Linux 6.12", ""};
-
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009,
     &HDR_010, &HDR_011, &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017,
     &LAYOUT_001, &LAYOUT_003,
     &STR_001, &STR_002, &STR_003, &STR_004, &STR_006, &STR_007, &STR_008, &STR_011,
-    &TYPE_001, &TYPE_002, &TYPE_003, &TYPE_004, &TYPE_006, &TYPE_007, &TYPE_009, &TYPE_010, &TYPE_012,
+    &TYPE_001, &TYPE_002, &TYPE_003, &TYPE_004, &TYPE_007, &TYPE_009, &TYPE_010, &TYPE_012,
     &INT_001, &INT_002, &INT_003, &INT_004, &INT_005, &INT_006, &INT_008, &INT_009,
     &REF_001, &REF_002, &REF_003, &REF_004, &REF_005, &REF_006, &REF_007, &REF_008, &REF_009, &REF_012,
     &ARRAY_002, &ARRAY_003, &ARRAY_004, &ARRAY_005, &ARRAY_006, &ARRAY_007, &ARRAY_008,
@@ -467,9 +419,6 @@ constexpr const Rule* kTable[] = {
     &DATASEC_008, &DATASEC_009, &DATASEC_011, &DATASEC_012, &DATASEC_013, &DATASEC_015,
     &FLOAT_001, &FLOAT_002, &FLOAT_003,
     &DTAG_002, &DTAG_003, &DTAG_005, &DTAG_006, &DTAG_007, &DTAG_008,
-    &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
-    &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
-    &FIELD_021,
 };
 }  // namespace
 

@@ -17,7 +17,7 @@ extern const Rule LAYOUT_001, LAYOUT_003;
 // Strings.
 extern const Rule STR_001, STR_002, STR_003, STR_004, STR_006, STR_007, STR_008, STR_011;
 // Common record rules.
-extern const Rule TYPE_001, TYPE_002, TYPE_003, TYPE_004, TYPE_006, TYPE_007, TYPE_009, TYPE_010,
+extern const Rule TYPE_001, TYPE_002, TYPE_003, TYPE_004, TYPE_007, TYPE_009, TYPE_010,
     TYPE_012;
 // Per kind.
 extern const Rule INT_001, INT_002, INT_003, INT_004, INT_005, INT_006, INT_008, INT_009;
@@ -35,9 +35,5 @@ extern const Rule DATASEC_002, DATASEC_003, DATASEC_004, DATASEC_005, DATASEC_00
     DATASEC_008, DATASEC_009, DATASEC_011, DATASEC_012, DATASEC_013, DATASEC_015;
 extern const Rule FLOAT_001, FLOAT_002, FLOAT_003;
 extern const Rule DTAG_002, DTAG_003, DTAG_005, DTAG_006, DTAG_007, DTAG_008;
-// Special fields (struct members the BPF runtime manages), user BTF only.
-extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_007, FIELD_008, FIELD_009, FIELD_010,
-    FIELD_011, FIELD_012, FIELD_013, FIELD_014, FIELD_015, FIELD_016, FIELD_017, FIELD_018,
-    FIELD_019, FIELD_021;
 
 }  // namespace elfmeta::btf::rules

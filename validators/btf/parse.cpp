@@ -284,10 +284,6 @@ void Parser::walk_types() {
   const Header& h = btf_.hdr_;
   const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = h.type_len;
-  // Mirror the kernel's slot accounting: the type array grows by max(size/4,
-  // 16) up to BTF_MAX_TYPE slots, and base BTF spends one slot on void.
-  const uint32_t kernel_start_id = options_.base ? options_.base->type_count() : 0;
-  uint32_t slots = 0, used = 0;
   btf_.offsets_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
@@ -314,17 +310,6 @@ void Parser::walk_types() {
                        std::to_string(left - kTypeRecordSize) + " left");
       return;
     }
-    if (slots == used) {
-      if (kernel_start_id + slots == kMaxTypeId) {
-        f_.at_offset(rules::TYPE_006, at, "type " + std::to_string(id) + " exceeds BTF_MAX_TYPE slots");
-        return;
-      }
-      const uint32_t grow = std::max<uint32_t>(slots >> 2, 16);
-      const uint32_t next = std::min<uint32_t>(kMaxTypeId, slots + grow);
-      if (used == 0 && !options_.base) used = 1;  // void
-      slots = next;
-    }
-    ++used;
     btf_.offsets_.push_back(cur);
     cur += kTypeRecordSize + static_cast<uint32_t>(*payload);
     ++id;

@@ -1,6 +1,6 @@
 // BTF parser: header, section tiling, string section, and the walk that
 // sizes every type record. Problems are findings (BTF-HDR-*, BTF-STR-001..004,
-// BTF-TYPE-001/003/004/006); parsing goes as far as the bytes allow.
+// BTF-TYPE-001/003/004); parsing goes as far as the bytes allow.
 #pragma once
 
 #include <optional>

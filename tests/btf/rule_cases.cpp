@@ -1,0 +1,488 @@
+#include "tests/btf/rule_cases.h"
+
+#include <cstring>
+#include <string>
+
+#include "synth/btf_builder.h"
+
+namespace elfmeta::testing {
+namespace {
+
+using synth::BtfBuilder;
+using M = BtfBuilder::MemberSpec;
+using P = BtfBuilder::ParamSpec;
+using E = BtfBuilder::EnumeratorSpec;
+using S = BtfBuilder::SecInfoSpec;
+
+enum : uint32_t {
+  kInt = 1, kPtr, kArray, kStruct, kUnion, kEnum, kFwd, kTypedef, kVolatile, kConst, kRestrict, kFunc,
+  kFuncProto, kVar, kDatasec, kFloat, kDeclTag, kTypeTag, kEnum64
+};
+constexpr uint32_t kSigned = 1, kBool = 4;
+
+// Type 1 is `int` in every case.
+BtfBuilder with_int() {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, kSigned);
+  return b;
+}
+void set32(Blob& blob, size_t off, uint32_t v) { std::memcpy(blob.data() + off, &v, 4); }
+Blob int_blob() { return with_int().build(); }
+// A base for split cases: `int` and `char` (3 ids with void), strings "\0int\0char\0".
+Blob split_base() {
+  BtfBuilder b = with_int();
+  b.add_int("char", 1, 8);
+  return b.build();
+}
+constexpr uint32_t kSplitBaseTypes = 3, kSplitBaseStrLen = 10;
+
+// A blob whose one record is changed by `edit` in the trigger only.
+template <typename Fn>
+std::function<Blob(bool)> edited(Fn edit) {
+  return [edit](bool twin) {
+    BtfBuilder b = with_int();
+    edit(b, twin);
+    return b.build();
+  };
+}
+
+std::vector<RuleCase> make_cases() {
+  std::vector<RuleCase> c;
+
+  // ------------------------------------------------------------ header
+  c.push_back({"BTF-HDR-001", [](bool twin) { return twin ? int_blob() : Blob{0x9f, 0xeb, 1, 0, 24, 0, 0}; }});
+  c.push_back({"BTF-HDR-002", [](bool twin) {
+                 Blob b = int_blob();
+                 if (!twin) set32(b, 4, static_cast<uint32_t>(b.size() + 4));
+                 return b;
+               }});
+  c.push_back({"BTF-HDR-003", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.hdr_len = 36;
+                 p.header_tail.assign(12, 0);
+                 if (!twin) p.header_tail[9] = 1;  // byte 33
+                 return p.assemble();
+               }, kBpfBtfLoad, nullptr, {"BTF-HDR-017"}});  // a 36-byte header is not what producers write
+  c.push_back({"BTF-HDR-004", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.magic = 0xEB9E;
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-005", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.version = 2;
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-006", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.flags = 1;
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-007", [](bool twin) {
+                 if (twin) return int_blob();
+                 BtfBuilder b;
+                 auto p = b.parts();
+                 p.strings.clear();
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-008", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.str_off = 1000;
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-009", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.gap = {0, 0, 0, 0};
+                 if (twin) {  // the same bytes, but counted as strings
+                   p.strings.insert(p.strings.begin(), 4, 0);
+                   p.gap.clear();
+                 }
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-010", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) {
+                   p.str_off = static_cast<uint32_t>(p.types.size() - 4);
+                   p.strings.insert(p.strings.begin(), 4, 0);
+                   p.strings.resize(p.strings.size() - 4);
+                 }
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-011", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.str_len = static_cast<uint32_t>(p.strings.size() + 4);
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-012", [](bool twin) {
+                 Blob b = int_blob();
+                 if (!twin) b.insert(b.end(), 4, 0);
+                 return b;
+               }});
+  c.push_back({"BTF-HDR-013", [](bool twin) {
+                 BtfBuilder b = with_int();
+                 b.str("ab");  // 8 bytes of strings keep the types that follow them aligned
+                 auto p = b.parts();
+                 p.strings_first = !twin;
+                 return p.assemble();
+               }});
+  // The only gap-free layout with an unaligned type_off: strings at 0, an
+  // empty type section right after them. Base BTF would also break
+  // BTF-HDR-015, so the case is split BTF.
+  c.push_back({"BTF-HDR-014", [](bool twin) {
+                 BtfBuilder b(kSplitBaseTypes, kSplitBaseStrLen);
+                 b.str("a");
+                 auto p = b.parts();
+                 p.strings_first = true;
+                 if (twin) p.type_off = 0;
+                 return p.assemble();
+               }, kBpfBtfLoad, split_base});
+  c.push_back({"BTF-HDR-015", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.types.clear();
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-016", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.strings.resize((16u << 20) - (twin ? 64 : 0), 0);
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-HDR-017", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) {
+                   p.hdr_len = 28;
+                   p.header_tail.assign(4, 0);
+                 }
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-LAYOUT-001", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.hdr_len = 32;
+                 p.header_tail.assign(8, 0);
+                 if (!twin) p.header_tail[0] = 4;  // layout_off
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-LAYOUT-003", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.hdr_len = 28;
+                 p.header_tail.assign(4, 0);
+                 if (!twin) p.header_tail[0] = 1;
+                 return p.assemble();
+               }, kBpfBtfLoad, nullptr, {"BTF-HDR-017"}});  // a 28-byte header is not what producers write
+
+  // ------------------------------------------------------------ strings
+  c.push_back({"BTF-STR-001", [](bool twin) {
+                 BtfBuilder b;
+                 b.add_int("", 4, 32);
+                 auto p = b.parts();
+                 if (!twin) p.strings.clear();
+                 return p.assemble();
+               }});
+  // A string section over 16 MiB is also a blob over 16 MiB, which only
+  // BPF_BTF_LOAD refuses: judged as kernel BTF, HDR-016 is a warning.
+  c.push_back({"BTF-STR-002", [](bool twin) {
+                 auto p = with_int().parts();
+                 p.strings.resize((16u << 20) + (twin ? 0 : 1), 0);
+                 return p.assemble();
+               }, kModuleLoad, nullptr, {"BTF-HDR-016"}});
+  c.push_back({"BTF-STR-003", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.strings.back() = 'x';
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-STR-004", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.strings[0] = 'x';
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-STR-006", edited([](BtfBuilder& b, bool twin) {
+                 b.add_int("long", 8, 64);
+                 if (!twin) b.record(2)[0] = 1000;
+               })});
+  c.push_back({"BTF-STR-007", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t s = b.add_struct("s", 4, {{"a", 1, 0}});
+                 if (!twin) b.record(s)[3] = 1000;
+               })});
+  c.push_back({"BTF-STR-008", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t off = b.str("xlong");
+                 b.add_raw(twin ? b.str("long") : off + 1, BtfBuilder::info(kInt), 8, {64});
+               })});
+  c.push_back({"BTF-STR-011", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 b.add_decl_tag(twin ? "ab" : "a\x01" "b", f);
+               })});
+
+  // ------------------------------------------------------------ records
+  c.push_back({"BTF-TYPE-001", [](bool twin) {
+                 auto p = with_int().parts();
+                 if (!twin) p.types.insert(p.types.end(), 8, 0);
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-TYPE-002", edited([](BtfBuilder& b, bool twin) {
+                 if (!twin) b.record(1)[1] |= 1u << 16;
+               })});
+  c.push_back({"BTF-TYPE-003", edited([](BtfBuilder& b, bool twin) {
+                 b.add_raw(0, BtfBuilder::info(twin ? uint32_t(kPtr) : 20u), 1);
+               })});
+  c.push_back({"BTF-TYPE-004", [](bool twin) {
+                 BtfBuilder b = with_int();
+                 b.add_struct("s", 8, {{"a", 1, 0}, {"b", 1, 32}});
+                 auto p = b.parts();
+                 if (!twin) p.types.resize(p.types.size() - 12);
+                 return p.assemble();
+               }});
+  c.push_back({"BTF-TYPE-007", edited([](BtfBuilder& b, bool twin) { b.add_ptr(twin ? 1 : 99); })});
+  c.push_back({"BTF-TYPE-009", edited([](BtfBuilder& b, bool twin) {
+                 b.add_typedef("a", 3);
+                 b.add_typedef("b", twin ? 1 : 2);
+               })});
+  // Increasing ids: resolving the first typedef walks the whole chain.
+  c.push_back({"BTF-TYPE-010", [](bool twin) {
+                 BtfBuilder b = with_int();
+                 const uint32_t n = twin ? 32 : 33;
+                 for (uint32_t i = 0; i < n; ++i)
+                   b.add_typedef("t" + std::to_string(i), i + 1 == n ? 1 : b.next_id() + 1);
+                 return b.build();
+               }});
+  c.push_back({"BTF-TYPE-012", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_ptr(twin ? 1 : v);
+               })});
+
+  // ------------------------------------------------------------ INT
+  c.push_back({"BTF-INT-001", edited([](BtfBuilder& b, bool twin) { if (!twin) b.record(1)[1] |= 1; })});
+  c.push_back({"BTF-INT-002", edited([](BtfBuilder& b, bool twin) { if (!twin) b.record(1)[1] |= 1u << 31; })});
+  c.push_back({"BTF-INT-003", edited([](BtfBuilder& b, bool twin) { if (!twin) b.record(1)[3] |= 1u << 28; })});
+  c.push_back({"BTF-INT-004", edited([](BtfBuilder& b, bool twin) { b.add_int("w", 16, twin ? 128 : 129); })});
+  c.push_back({"BTF-INT-005", edited([](BtfBuilder& b, bool twin) { b.add_int("w", twin ? 2 : 1, 16); })});
+  c.push_back({"BTF-INT-006", edited([](BtfBuilder& b, bool twin) { b.add_int("w", 4, 32, twin ? 1 : 3); })});
+  c.push_back({"BTF-INT-008", edited([](BtfBuilder& b, bool twin) { b.add_int("w", twin ? 4 : 3, twin ? 32 : 24); })});
+  c.push_back({"BTF-INT-009", edited([](BtfBuilder& b, bool twin) { b.add_int("flag", twin ? 1 : 2, twin ? 8 : 16, kBool); })});
+
+  // ------------------------------------------------------------ pointers, typedefs, qualifiers, tags
+  c.push_back({"BTF-REF-001", edited([](BtfBuilder& b, bool twin) { b.add_raw(0, BtfBuilder::info(kPtr, twin ? 0 : 1), 1); })});
+  c.push_back({"BTF-REF-002", edited([](BtfBuilder& b, bool twin) { b.add_raw(0, BtfBuilder::info(kConst, 0, !twin), 1); })});
+  c.push_back({"BTF-REF-003", edited([](BtfBuilder& b, bool twin) { b.add_ptr(twin ? 1 : 0x100000); })});
+  c.push_back({"BTF-REF-004", edited([](BtfBuilder& b, bool twin) { b.add_typedef(twin ? "a_b" : "a$b", 1); })});
+  c.push_back({"BTF-REF-005", edited([](BtfBuilder& b, bool twin) { b.add_ptr(b.add_type_tag(twin ? "user" : "", 1)); })});
+  c.push_back({"BTF-REF-006", edited([](BtfBuilder& b, bool twin) { b.add_raw(twin ? 0 : b.str("p"), BtfBuilder::info(kPtr), 1); })});
+  // Kernel quirk: a pointer to a FUNC is accepted only when the FUNC has the
+  // lower id (it is then already resolved to its FUNC_PROTO).
+  c.push_back({"BTF-REF-007", edited([](BtfBuilder& b, bool twin) {
+                 if (twin) {
+                   b.add_func("f", b.add_func_proto(1, {}));
+                   b.add_ptr(3);
+                 } else {
+                   b.add_ptr(4);
+                   b.add_func_proto(1, {});
+                   b.add_func("f", 3);
+                 }
+               })});
+  c.push_back({"BTF-REF-008", edited([](BtfBuilder& b, bool twin) {
+                 if (twin)
+                   b.add_ptr(b.add_type_tag("user", b.add_const(1)));
+                 else
+                   b.add_ptr(b.add_const(b.add_type_tag("user", 1)));
+               })});
+  // A typedef cycle; kernel BTF runs no reference pass, so only the type-tag
+  // pass's chain limit catches it.
+  c.push_back({"BTF-REF-009", edited([](BtfBuilder& b, bool twin) {
+                 b.add_typedef("a", 3);
+                 b.add_typedef("b", twin ? 1 : 2);
+               }), kModuleLoad});
+  c.push_back({"BTF-REF-012", edited([](BtfBuilder& b, bool twin) { b.add_const(twin ? 1 : 99); }), kModuleLoad});
+
+  // ------------------------------------------------------------ ARRAY
+  c.push_back({"BTF-ARRAY-002", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t a = b.add_array(1, 1, 4);
+                 if (!twin) b.record(a)[0] = b.str("arr");
+               })});
+  c.push_back({"BTF-ARRAY-003", edited([](BtfBuilder& b, bool twin) { b.add_array(twin ? 1 : 0, 1, 4); })});
+  c.push_back({"BTF-ARRAY-004", edited([](BtfBuilder& b, bool twin) { b.add_array(1, twin ? 1 : 0, 4); })});
+  c.push_back({"BTF-ARRAY-005", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t s = b.add_struct("s", 4, {{"a", 1, 0}});
+                 b.add_array(1, twin ? 1 : s, 4);
+               })});
+  c.push_back({"BTF-ARRAY-006", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t fwd = b.add_fwd("later");
+                 b.add_array(twin ? 1 : fwd, 1, 4);
+               })});
+  // A 1-bit BOOL is the one INT that is not regular yet not a lint.
+  c.push_back({"BTF-ARRAY-007", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t bit = b.add_int("bit", 1, twin ? 8 : 1, kBool);
+                 b.add_array(bit, 1, 4);
+               })});
+  c.push_back({"BTF-ARRAY-008", edited([](BtfBuilder& b, bool twin) { b.add_array(1, 1, twin ? 0x3fffffff : 0x40000001); })});
+
+  // ------------------------------------------------------------ STRUCT / UNION
+  c.push_back({"BTF-AGG-002", edited([](BtfBuilder& b, bool twin) { b.add_struct(twin ? "a9" : "9a", 4, {{"a", 1, 0}}); })});
+  c.push_back({"BTF-AGG-003", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 4, {{twin ? "a_b" : "a-b", 1, 0}}); })});
+  c.push_back({"BTF-AGG-004", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 4, {{"a", twin ? 1u : 0u, 0}}); })});
+  c.push_back({"BTF-AGG-005", edited([](BtfBuilder& b, bool twin) { b.add_union("u", 8, {{"a", 1, 0}, {"b", 1, twin ? 0u : 32u}}); })});
+  c.push_back({"BTF-AGG-006", edited([](BtfBuilder& b, bool twin) {
+                 b.add_struct("s", 8, {{"a", 1, twin ? 0u : 32u}, {"b", 1, twin ? 32u : 0u}});
+               })});
+  c.push_back({"BTF-AGG-007", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 4, {{"a", 1, twin ? 0u : 40u}}); })});
+  c.push_back({"BTF-AGG-008", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t fwd = b.add_fwd("later");
+                 b.add_struct("s", 4, {{"a", twin ? 1 : fwd, 0}});
+               })});
+  c.push_back({"BTF-AGG-009", edited([](BtfBuilder& b, bool twin) {
+                 b.add_struct("s", 16, {{"p", b.add_ptr(1), twin ? 64u : 4u}});
+               })});
+  c.push_back({"BTF-AGG-010", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 4, {{"a", 1, twin ? 0u : 32u}}); })});
+  c.push_back({"BTF-AGG-011", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t wide = b.add_int("__int128", 16, 128, kSigned);
+                 b.add_struct("s", 32, {{"a", wide, twin ? 0u : 4u}});
+               })});
+  c.push_back({"BTF-AGG-012", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t bit = b.add_int("bit", 1, twin ? 8 : 1, kBool);
+                 b.add_struct("s", 4, {{"a", bit, 0, 1}});
+               })});
+  c.push_back({"BTF-AGG-013", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 8, {{"a", 1, 0, twin ? 31u : 33u}}); })});
+  c.push_back({"BTF-AGG-014", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t e = b.add_enum64("e", 8, {{"A", 1}});
+                 b.add_struct("s", 8, {{"a", e, 0, twin ? 32u : 33u}});
+               })});
+  c.push_back({"BTF-AGG-015", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t p = b.add_ptr(1);
+                 b.add_struct("s", 16, {{"x", 1, 0, 3}, {"p", p, 64, twin ? 0u : 8u}});
+               })});
+  c.push_back({"BTF-AGG-016", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t d = b.add_float("double", 8);
+                 b.add_struct("s", 16, {{"a", 1, 0}, {"d", d, twin ? 64u : 32u}});
+               })});
+  c.push_back({"BTF-AGG-017", edited([](BtfBuilder& b, bool twin) { b.add_struct("s", 4, {{"a", 1, 0}}, !twin); })});
+
+  // ------------------------------------------------------------ ENUM
+  c.push_back({"BTF-ENUM-002", edited([](BtfBuilder& b, bool twin) { b.add_enum("e", twin ? 4 : 3, {{"A", 1}}); })});
+  c.push_back({"BTF-ENUM-003", edited([](BtfBuilder& b, bool twin) { b.add_enum(twin ? "e1" : "1e", 4, {{"A", 1}}); })});
+  c.push_back({"BTF-ENUM-004", edited([](BtfBuilder& b, bool twin) { b.add_enum("e", 4, {{twin ? "A" : "", 1}}); })});
+  c.push_back({"BTF-ENUM-007", edited([](BtfBuilder& b, bool twin) { b.add_enum("e", 1, {{"A", twin ? 255 : 300}}); })});
+  c.push_back({"BTF-ENUM-008", edited([](BtfBuilder& b, bool twin) {
+                 if (twin)
+                   b.add_enum64("e", 8, {{"A", 1}});
+                 else
+                   b.add_enum("e", 8, {{"A", 1}});
+               })});
+
+  // ------------------------------------------------------------ FWD, FUNC, FUNC_PROTO
+  c.push_back({"BTF-FWD-001", edited([](BtfBuilder& b, bool twin) { b.add_raw(b.str("f"), BtfBuilder::info(kFwd, twin ? 0 : 1), 0); })});
+  c.push_back({"BTF-FWD-002", edited([](BtfBuilder& b, bool twin) { b.add_raw(b.str("f"), BtfBuilder::info(kFwd), twin ? 0 : 1); })});
+  c.push_back({"BTF-FWD-003", edited([](BtfBuilder& b, bool twin) { b.add_fwd(twin ? "f" : ""); })});
+  c.push_back({"BTF-FUNC-001", edited([](BtfBuilder& b, bool twin) { b.add_func(twin ? "f" : "", b.add_func_proto(1, {})); })});
+  c.push_back({"BTF-FUNC-002", edited([](BtfBuilder& b, bool twin) { b.add_func("f", b.add_func_proto(1, {}), twin ? 1 : 2); })});
+  c.push_back({"BTF-FUNC-003", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 if (!twin) b.record(f)[1] |= 1u << 31;
+               })});
+  c.push_back({"BTF-FUNC-004", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t proto = b.add_func_proto(1, {});
+                 b.add_func("f", twin ? proto : 1);
+               })});
+  c.push_back({"BTF-FUNC-005", edited([](BtfBuilder& b, bool twin) { b.add_func("f", b.add_func_proto(1, {{twin ? "x" : "", 1}})); })});
+  c.push_back({"BTF-PROTO-002", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t p = b.add_func_proto(1, {});
+                 if (!twin) b.record(p)[0] = b.str("proto");
+               })});
+  c.push_back({"BTF-PROTO-003", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t fwd = b.add_fwd("later");
+                 b.add_func_proto(twin ? 1 : fwd, {});
+               })});
+  c.push_back({"BTF-PROTO-004", edited([](BtfBuilder& b, bool twin) {
+                 if (twin)
+                   b.add_func_proto(1, {{"x", 1}, {"", 0}});
+                 else
+                   b.add_func_proto(1, {{"", 0}, {"x", 1}});
+               })});
+  c.push_back({"BTF-PROTO-005", edited([](BtfBuilder& b, bool twin) { b.add_func_proto(1, {{"x", twin ? 1u : 99u}}); })});
+  c.push_back({"BTF-PROTO-006", edited([](BtfBuilder& b, bool twin) { b.add_func_proto(1, {{twin ? "a_b" : "a b", 1}}); })});
+
+  // ------------------------------------------------------------ VAR, DATASEC
+  c.push_back({"BTF-VAR-001", edited([](BtfBuilder& b, bool twin) { b.add_raw(b.str("v"), BtfBuilder::info(kVar, twin ? 0 : 1), 1, {0}); })});
+  c.push_back({"BTF-VAR-002", edited([](BtfBuilder& b, bool twin) { b.add_var(twin ? "x" : "-x", 1); })});
+  c.push_back({"BTF-VAR-003", edited([](BtfBuilder& b, bool twin) { b.add_var("v", twin ? 1 : 0); })});
+  c.push_back({"BTF-VAR-004", edited([](BtfBuilder& b, bool twin) { b.add_var("v", 1, twin ? 1 : 2); })});
+  c.push_back({"BTF-VAR-005", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t fwd = b.add_fwd("later");
+                 b.add_var("v", twin ? 1 : fwd);
+               })});
+  c.push_back({"BTF-DATASEC-002", edited([](BtfBuilder& b, bool twin) { b.add_datasec(".data", twin ? 4 : 0, {}); })});
+  c.push_back({"BTF-DATASEC-003", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t d = b.add_datasec(".data", 4, {});
+                 if (!twin) b.record(d)[1] |= 1u << 31;
+               })});
+  c.push_back({"BTF-DATASEC-004", edited([](BtfBuilder& b, bool twin) { b.add_datasec(twin ? ".data x" : "\x01", 4, {}); })});
+  c.push_back({"BTF-DATASEC-005", edited([](BtfBuilder& b, bool twin) { b.add_datasec(twin ? ".bss" : "", 4, {}); })});
+  c.push_back({"BTF-DATASEC-006", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 4, {{twin ? v : 0, 0, 4}});
+               })});
+  c.push_back({"BTF-DATASEC-007", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1), w = b.add_var("w", 1);
+                 b.add_datasec(".data", 8, {{v, 0, 4}, {w, twin ? 4u : 2u, 4}});
+               })});
+  c.push_back({"BTF-DATASEC-008", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 8, {{v, twin ? 4u : 8u, 4}});
+               })});
+  c.push_back({"BTF-DATASEC-009", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 8, {{v, twin ? 4u : 6u, 4}});
+               })});
+  c.push_back({"BTF-DATASEC-011", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 4, {{twin ? v : 1, 0, 4}});
+               })});
+  c.push_back({"BTF-DATASEC-012", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 4, {{v, 0, twin ? 4u : 2u}});
+               })});
+  c.push_back({"BTF-DATASEC-013", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_datasec(".data", 8, {{v, 0, twin ? 4u : 8u}});
+               })});
+  c.push_back({"BTF-DATASEC-015", edited([](BtfBuilder& b, bool twin) {
+                 b.add_datasec(".data", 4, {});
+                 b.add_datasec(twin ? ".bss" : ".data", 4, {});
+               })});
+
+  // ------------------------------------------------------------ FLOAT, DECL_TAG
+  c.push_back({"BTF-FLOAT-001", edited([](BtfBuilder& b, bool twin) { b.add_raw(b.str("double"), BtfBuilder::info(kFloat, twin ? 0 : 1), 8); })});
+  c.push_back({"BTF-FLOAT-002", edited([](BtfBuilder& b, bool twin) { b.add_raw(b.str("double"), BtfBuilder::info(kFloat, 0, !twin), 8); })});
+  c.push_back({"BTF-FLOAT-003", edited([](BtfBuilder& b, bool twin) { b.add_float("f", twin ? 12 : 3); })});
+  c.push_back({"BTF-DTAG-002", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 b.add_decl_tag(twin ? "t" : "", f);
+               })});
+  c.push_back({"BTF-DTAG-003", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 b.add_raw(b.str("t"), BtfBuilder::info(kDeclTag, twin ? 0 : 1), f, {0xffffffffu});
+               })});
+  c.push_back({"BTF-DTAG-005", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 b.add_decl_tag("t", f, twin ? -1 : -2);
+               })});
+  c.push_back({"BTF-DTAG-006", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t p = b.add_ptr(1);
+                 const uint32_t f = b.add_func("f", b.add_func_proto(1, {}));
+                 b.add_decl_tag("t", twin ? f : p);
+               })});
+  c.push_back({"BTF-DTAG-007", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t v = b.add_var("v", 1);
+                 b.add_decl_tag("t", v, twin ? -1 : 0);
+               })});
+  c.push_back({"BTF-DTAG-008", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t s = b.add_struct("s", 4, {{"a", 1, 0}});
+                 b.add_decl_tag("t", s, twin ? 0 : 1);
+               })});
+  return c;
+}
+
+}  // namespace
+
+const std::vector<RuleCase>& btf_rule_cases() {
+  static const std::vector<RuleCase> cases = make_cases();
+  return cases;
+}
+
+}  // namespace elfmeta::testing

@@ -1,0 +1,115 @@
+// Every BTF rule has an input that triggers exactly it and a valid twin; the
+// running kernel agrees with both where it can judge them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "btf/btf_rules.h"
+#include "btf/verifier.h"
+#include "core/report.h"
+#include "oracle/kernel_btf_oracle.h"
+#include "tests/btf/rule_cases.h"
+
+namespace elfmeta::testing {
+namespace {
+
+struct Outcome {
+  std::set<std::string> rules;
+  size_t errors = 0;
+  std::string listing;
+};
+
+Outcome run(const RuleCase& c, bool twin) {
+  btf::CheckOptions options;
+  options.consumer = c.consumer;
+  DiagnosticList base_diags, diags;
+  btf::CheckedBtf base;
+  Blob base_blob;
+  if (c.base) {
+    base_blob = c.base();
+    base = btf::check_btf(base_blob, nullptr, options, "base", ".BTF", base_diags);
+    EXPECT_EQ(base_diags.items().size(), 0u) << "the base of " << c.rule << " is not clean";
+  }
+  const Blob blob = c.make(twin);
+  btf::CheckedBtf checked = btf::check_btf(blob, c.base ? &base : nullptr, options, "case", ".BTF", diags);
+  Outcome o;
+  std::ostringstream listing;
+  for (const auto& d : diags.items()) {
+    write_text(listing, d);
+    if (d.rule) o.rules.insert(std::string(d.rule->id));
+  }
+  o.errors = checked.errors;
+  o.listing = listing.str();
+  return o;
+}
+
+class BtfRuleCase : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(BtfRuleCase, TriggersExactlyItsRule) {
+  const RuleCase& c = GetParam();
+  const Outcome o = run(c, false);
+  std::set<std::string> expected{std::string(c.rule)};
+  for (auto also : c.also) expected.insert(std::string(also));
+  EXPECT_TRUE(o.rules.count(std::string(c.rule))) << c.rule << " did not fire:\n" << o.listing;
+  for (const auto& r : o.rules) EXPECT_TRUE(expected.count(r)) << c.rule << " case also fired " << r << ":\n" << o.listing;
+  const Rule* rule = find_rule(c.rule);
+  ASSERT_NE(rule, nullptr);
+  const bool enforced = rule->severity == Severity::Error && (rule->enforced_by & c.consumer);
+  EXPECT_EQ(o.errors > 0, enforced) << o.listing;
+}
+
+TEST_P(BtfRuleCase, TwinIsClean) {
+  const RuleCase& c = GetParam();
+  const Outcome o = run(c, true);
+  EXPECT_EQ(o.errors, 0u) << o.listing;
+  for (const auto& r : o.rules)
+    EXPECT_TRUE(std::find(c.also.begin(), c.also.end(), r) != c.also.end()) << "twin of " << c.rule << " fired " << r
+                                                                            << ":\n" << o.listing;
+}
+
+// The real kernel must reject every trigger of a rule BPF_BTF_LOAD enforces,
+// and accept the twins and the triggers of lints.
+TEST_P(BtfRuleCase, KernelAgrees) {
+  const RuleCase& c = GetParam();
+  std::string why;
+  if (!oracle::kernel_btf_oracle_available(&why)) GTEST_SKIP() << "kernel oracle unavailable: " << why;
+  if (c.base || c.consumer != kBpfBtfLoad) GTEST_SKIP() << "BPF_BTF_LOAD cannot judge split or kernel-only cases";
+  const Rule* rule = find_rule(c.rule);
+  ASSERT_NE(rule, nullptr);
+  const auto trigger = oracle::kernel_btf_load(c.make(false));
+  const auto twin = oracle::kernel_btf_load(c.make(true));
+  const bool rejects = rule->severity == Severity::Error && (rule->enforced_by & kBpfBtfLoad);
+  EXPECT_EQ(!trigger.accepted, rejects) << c.rule << ": kernel " << (trigger.accepted ? "accepted" : "rejected")
+                                        << " the trigger (" << oracle::errno_name(trigger.error) << ": " << trigger.reason << ")";
+  EXPECT_TRUE(twin.accepted) << c.rule << ": kernel rejected the twin (" << oracle::errno_name(twin.error) << ": "
+                             << twin.reason << ")";
+}
+
+std::string case_name(const ::testing::TestParamInfo<RuleCase>& info) {
+  std::string n(info.param.rule);
+  std::replace(n.begin(), n.end(), '-', '_');
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, BtfRuleCase, ::testing::ValuesIn(btf_rule_cases()), case_name);
+
+TEST(BtfRuleTable, EveryRuleHasACase) {
+  std::set<std::string_view> covered;
+  for (const auto& c : btf_rule_cases()) covered.insert(c.rule);
+  for (const Rule* r : btf::rules::table()) EXPECT_TRUE(covered.count(r->id)) << r->id << " has no test case";
+  EXPECT_EQ(covered.size(), btf_rule_cases().size()) << "two cases for one rule";
+  for (auto id : covered) EXPECT_NE(find_rule(id), nullptr) << "case for unknown rule " << id;
+}
+
+TEST(BtfRuleTable, IdsAreUniqueAndDocumented) {
+  std::set<std::string_view> ids;
+  for (const Rule* r : btf::rules::table()) {
+    EXPECT_TRUE(ids.insert(r->id).second) << "duplicate " << r->id;
+    EXPECT_FALSE(r->summary.empty()) << r->id;
+    EXPECT_EQ(r->id.substr(0, 4), "BTF-") << r->id;
+  }
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
