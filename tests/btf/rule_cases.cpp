@@ -1,6 +1,7 @@
 #include "tests/btf/rule_cases.h"
 
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "synth/btf_builder.h"
@@ -37,6 +38,28 @@ Blob split_base() {
 constexpr uint32_t kSplitBaseTypes = 3, kSplitBaseStrLen = 10;
 
 // A blob whose one record is changed by `edit` in the trigger only.
+
+// The BPF runtime structs, sized as on 6.18, added on first use.
+struct Specials {
+  explicit Specials(BtfBuilder& builder) : b(builder) {}
+  BtfBuilder& b;
+  uint32_t u32 = 0;
+  std::map<std::string, uint32_t> ids;
+  uint32_t get(const std::string& name) {
+    static const std::map<std::string, uint32_t> kSizes = {
+        {"bpf_spin_lock", 4},  {"bpf_res_spin_lock", 4}, {"bpf_refcount", 4}, {"bpf_list_head", 16},
+        {"bpf_rb_root", 16},   {"bpf_list_node", 24},    {"bpf_rb_node", 32}};
+    if (auto it = ids.find(name); it != ids.end()) return it->second;
+    if (!u32) u32 = b.add_int("unsigned int", 4, 32);
+    const uint32_t size = kSizes.at(name);
+    std::vector<M> members;
+    for (uint32_t off = 0; off < size; off += 4) members.push_back({"", u32, off * 8});
+    return ids[name] = b.add_struct(name, size, members);
+  }
+  // A pointer tagged as a kptr of `kind` to `target`.
+  uint32_t kptr(const char* kind, uint32_t target) { return b.add_ptr(b.add_type_tag(kind, target)); }
+};
+
 template <typename Fn>
 std::function<Blob(bool)> edited(Fn edit) {
   return [edit](bool twin) {
@@ -474,6 +497,119 @@ std::vector<RuleCase> make_cases() {
   c.push_back({"BTF-DTAG-008", edited([](BtfBuilder& b, bool twin) {
                  const uint32_t s = b.add_struct("s", 4, {{"a", 1, 0}});
                  b.add_decl_tag("t", s, twin ? 0 : 1);
+               })});
+
+  // ------------------------------------------------------------ special fields
+  c.push_back({"BTF-FIELD-003", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t ch = b.add_int("char", 1, 8);
+                 b.add_struct("v", 8, {{"c", ch, 0}, {"l", sp.get("bpf_spin_lock"), twin ? 32u : 16u}});
+               })});
+  c.push_back({"BTF-FIELD-004", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 std::vector<M> m{{"l", sp.get("bpf_spin_lock"), 0}, {"a", 1, 32, 4}};
+                 if (!twin) m.push_back({"b", 1, 36, 4});
+                 b.add_struct("v", 8, m);
+               })});
+  c.push_back({"BTF-FIELD-005", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t l = sp.get("bpf_spin_lock");
+                 b.add_struct("v", 8, {{"a", l, 0}, {"b", twin ? 1 : l, 32}});
+               })});
+  c.push_back({"BTF-FIELD-007", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t r = sp.get("bpf_res_spin_lock");
+                 b.add_struct("v", 8, {{"a", sp.get("bpf_spin_lock"), 0}, {"b", twin ? 1 : r, 32}});
+               })});
+  c.push_back({"BTF-FIELD-008", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 b.add_struct("v", 32, {{"n", sp.get("bpf_list_node"), 0}, {"l", sp.get("bpf_spin_lock"), twin ? 192u : 64u}});
+               })});
+  c.push_back({"BTF-FIELD-009", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t locks = b.add_array(sp.get("bpf_spin_lock"), 1, twin ? 1 : 2);
+                 b.add_struct("v", 12, {{"r", sp.get("bpf_refcount"), 0}, {"l", locks, 32}});
+               })});
+  c.push_back({"BTF-FIELD-010", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t p = sp.kptr("kptr_untrusted", b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}}));
+                 std::vector<std::string> names;
+                 std::vector<M> m;
+                 const uint32_t n = twin ? 11 : 12;
+                 names.reserve(n);
+                 for (uint32_t i = 0; i < n; ++i) {
+                   names.push_back("p" + std::to_string(i));
+                   m.push_back({names.back(), p, i * 64});
+                 }
+                 b.add_struct("v", n * 8, m);
+               })});
+  // Inner structs get the lower ids, so that the reference pass resolves the
+  // chain one level at a time and only the field scan sees its depth.
+  c.push_back({"BTF-FIELD-011", [](bool twin) {
+                 BtfBuilder b = with_int();
+                 Specials sp(b);
+                 const uint32_t lock = sp.get("bpf_spin_lock");
+                 uint32_t inner = b.add_struct("l0", 4, {{"x", 1, 0}});
+                 for (uint32_t level = 1; level < (twin ? 31u : 32u); ++level)
+                   inner = b.add_struct("l" + std::to_string(level), 4, {{"x", inner, 0}});
+                 b.add_struct("v", 8, {{"l", lock, 0}, {"deep", inner, 32}});
+                 return b.build();
+               }});
+  auto graph = [](BtfBuilder& b, Specials& sp, const char* tag, bool lock, bool second_node_struct = false) {
+    const uint32_t node = second_node_struct ? b.add_struct("bpf_list_node", 24, {{"x", 1, 0}}) : sp.get("bpf_list_node");
+    b.add_struct("elem", 32, {{"data", 1, 0}, {"n", node, 64}});
+    std::vector<M> m{{"head", sp.get("bpf_list_head"), 0}};
+    if (lock) m.push_back({"lock", sp.get("bpf_spin_lock"), 128});
+    const uint32_t root = b.add_struct("root", 24, m);
+    b.add_decl_tag(tag, root, 0);
+  };
+  c.push_back({"BTF-FIELD-012", edited([graph](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 graph(b, sp, "contains:elem:n", twin);
+               })});
+  c.push_back({"BTF-FIELD-013", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 std::vector<M> m{{"ln", sp.get("bpf_list_node"), 0}, {"rn", sp.get("bpf_rb_node"), 192}};
+                 if (twin) m.push_back({"r", sp.get("bpf_refcount"), 448});
+                 b.add_struct("v", 64, m);
+               })});
+  c.push_back({"BTF-FIELD-014", edited([graph](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 graph(b, sp, twin ? "contains:elem:n" : "container:elem:n", true);
+               })});
+  c.push_back({"BTF-FIELD-015", edited([graph](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 graph(b, sp, twin ? "contains:elem:n" : "contains:nosuch:n", true);
+               })});
+  c.push_back({"BTF-FIELD-016", edited([graph](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 graph(b, sp, twin ? "contains:elem:n" : "contains:elem:data", true);
+               })});
+  // The node member uses a second struct named bpf_list_node, which is not
+  // the trigger (the first one), so the element struct is never scanned.
+  c.push_back({"BTF-FIELD-017", edited([graph](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 sp.get("bpf_list_node");
+                 graph(b, sp, "contains:elem:n", true, !twin);
+               })});
+  c.push_back({"BTF-FIELD-018", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t node = sp.get("bpf_list_node");
+                 b.add_struct("leaf", 32, {{"data", 1, 0}, {"n", node, 64}});
+                 const uint32_t t = b.add_struct("tree", 48, {{"lock", sp.get("bpf_spin_lock"), 0},
+                                                              {"head", sp.get("bpf_list_head"), 64},
+                                                              {"n", node, 192}});
+                 b.add_decl_tag(twin ? "contains:leaf:n" : "contains:tree:n", t, 1);
+               })});
+  c.push_back({"BTF-FIELD-019", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t target = twin ? b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}}) : 1;
+                 b.add_struct("v", 16, {{"l", sp.get("bpf_spin_lock"), 0}, {"p", sp.kptr("kptr_untrusted", target), 64}});
+               })});
+  c.push_back({"BTF-FIELD-021", edited([](BtfBuilder& b, bool twin) {
+                 Specials sp(b);
+                 const uint32_t obj = b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}});
+                 b.add_struct("v", 8, {{"p", sp.kptr(twin ? "kptr_untrusted" : "kptr", obj), 0}});
                })});
   return c;
 }

@@ -398,6 +398,77 @@ const Rule DTAG_008{"BTF-DTAG-008", Severity::Error, kLoad, "DECL_TAG component 
                     "parameter count of its prototype.",
                     "Linux 5.16", "Invalid component_idx"};
 
+// ---------------------------------------------------------------- special fields
+// Only BPF_BTF_LOAD scans structs for the members the BPF runtime manages
+// (locks, graph roots and nodes, refcounts, kptrs), as its last step.
+const Rule FIELD_003{"BTF-FIELD-003", Severity::Error, kLoad, "struct is scanned for special fields but yields none",
+                     "A struct is scanned because a member's type is a BPF special struct (the first "
+                     "STRUCT named bpf_spin_lock, bpf_list_head, bpf_list_node, bpf_rb_root, "
+                     "bpf_rb_node or bpf_refcount) or a kptr, but no member is recognised: wrong size "
+                     "or misaligned. The kernel answers EFAULT.",
+                     "Linux 6.2", ""};
+const Rule FIELD_004{"BTF-FIELD-004", Severity::Error, kLoad, "bitfield member in a struct with special fields",
+                     "Every member of a scanned struct, and of structs embedded in it by value, must "
+                     "start on a byte boundary (EINVAL).",
+                     "Linux 6.10", ""};
+const Rule FIELD_005{"BTF-FIELD-005", Severity::Error, kLoad, "two spin locks at one struct level",
+                     "At most one bpf_spin_lock and one bpf_res_spin_lock per struct level (E2BIG). The "
+                     "count is by type name, so a union or typedef named bpf_spin_lock counts too.",
+                     "Linux 6.2", ""};
+const Rule FIELD_007{"BTF-FIELD-007", Severity::Error, kLoad, "bpf_spin_lock together with bpf_res_spin_lock",
+                     "A struct may hold one kind of BPF lock (EINVAL).", "Linux 6.15", ""};
+const Rule FIELD_008{"BTF-FIELD-008", Severity::Error, kLoad, "special fields overlap",
+                     "In scan order, each special field must start after the previous one ends "
+                     "(EEXIST).",
+                     "Linux 6.2", ""};
+const Rule FIELD_009{"BTF-FIELD-009", Severity::Error, kLoad, "array of special fields that cannot repeat",
+                     "An array of more than one element may hold only kptrs, bpf_list_head and "
+                     "bpf_rb_root (EINVAL).",
+                     "Linux 6.10", ""};
+const Rule FIELD_010{"BTF-FIELD-010", Severity::Error, kLoad, "more than 11 special fields in one struct",
+                     "BTF_FIELDS_MAX is 11, counting embedded and array-expanded fields (E2BIG).",
+                     "Linux 6.2", ""};
+const Rule FIELD_011{"BTF-FIELD-011", Severity::Error, kLoad, "special-field scan nested 32 levels deep",
+                     "Structs embedded 32 levels deep, or 32 array dimensions, are refused (E2BIG).",
+                     "Linux 6.10", ""};
+const Rule FIELD_012{"BTF-FIELD-012", Severity::Error, kLoad, "bpf_list_head or bpf_rb_root without a lock",
+                     "A graph root needs a bpf_spin_lock or bpf_res_spin_lock in the same struct (EINVAL).",
+                     "Linux 6.2", ""};
+const Rule FIELD_013{"BTF-FIELD-013", Severity::Error, kLoad, "list and rbtree node without bpf_refcount",
+                     "A struct with both a bpf_list_node and a bpf_rb_node needs a bpf_refcount (EINVAL).",
+                     "Linux 6.4", ""};
+const Rule FIELD_014{"BTF-FIELD-014", Severity::Error, kLoad, "graph root without exactly one contains: tag",
+                     "A bpf_list_head/bpf_rb_root member needs one DECL_TAG \"contains:TYPE:MEMBER\" on "
+                     "that member (EINVAL).",
+                     "Linux 6.2", ""};
+const Rule FIELD_015{"BTF-FIELD-015", Severity::Error, kLoad, "contains: tag malformed or naming no struct",
+                     "The tag value is contains:TYPE:MEMBER with a non-empty MEMBER, and TYPE names a "
+                     "STRUCT of the same BTF (EINVAL, ENOENT).",
+                     "Linux 6.2", ""};
+const Rule FIELD_016{"BTF-FIELD-016", Severity::Error, kLoad, "contains: tag names a bad node member",
+                     "MEMBER must exist once in TYPE, be a STRUCT bpf_list_node (list) or bpf_rb_node "
+                     "(rbtree) and sit at a multiple of 8 bytes (EINVAL, ENOENT).",
+                     "Linux 6.2", ""};
+const Rule FIELD_017{"BTF-FIELD-017", Severity::Error, kLoad, "graph value type is not itself scanned",
+                     "The struct a graph root contains must be scanned too, i.e. its node member uses "
+                     "the first STRUCT of that name (EFAULT).",
+                     "Linux 6.2", ""};
+const Rule FIELD_018{"BTF-FIELD-018", Severity::Error, kLoad, "graph ownership cycle",
+                     "A struct that is both a graph root and a node may own only structs that are not "
+                     "roots (ELOOP).",
+                     "Linux 6.2", ""};
+const Rule FIELD_019{"BTF-FIELD-019", Severity::Error, kLoad, "malformed kptr member",
+                     "A pointer tagged kptr, kptr_untrusted or percpu_kptr must point, past modifiers, "
+                     "to a STRUCT; a second type tag or an unknown tag value on such a pointer is "
+                     "refused (EINVAL).",
+                     "Linux 6.12", ""};
+const Rule FIELD_021{"BTF-FIELD-021", Severity::Warning, kLint, "referenced kptr whose target may need a destructor",
+                     "A `kptr` to a struct that also exists in the running kernel's BTF is accepted only "
+                     "if that kernel registered a destructor for it (ENOENT otherwise); a struct only "
+                     "the program defines is fine. The destructor list is not in any BTF, so elfmeta "
+                     "cannot decide.",
+                     "Linux 6.12", ""};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009,
@@ -419,6 +490,9 @@ constexpr const Rule* kTable[] = {
     &DATASEC_008, &DATASEC_009, &DATASEC_011, &DATASEC_012, &DATASEC_013, &DATASEC_015,
     &FLOAT_001, &FLOAT_002, &FLOAT_003,
     &DTAG_002, &DTAG_003, &DTAG_005, &DTAG_006, &DTAG_007, &DTAG_008,
+    &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
+    &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
+    &FIELD_021,
 };
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include "btf/findings.h"
 #include "btf/lints.h"
 #include "btf/parse.h"
+#include "btf/special_fields.h"
 #include "btf/type_tags.h"
 
 namespace elfmeta::btf {
@@ -44,6 +45,8 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
     } else {
       reference_pass();
       check_type_tags(btf, f, /*report_missing=*/false);
+      // BPF_BTF_LOAD's last step, reached only by otherwise valid user BTF.
+      if (!f.errors() && !base) check_special_fields(btf, options.kernel_btf, f);
     }
     // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
     if (options.lints && !f.errors()) lint(btf, f);

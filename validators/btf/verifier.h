@@ -17,6 +17,9 @@ struct CheckOptions {
   bool lints = true;
   // Judge a byte-swapped blob as the running kernel would (Invalid magic).
   bool assume_host_order = false;
+  // The target kernel's own BTF (vmlinux), when known: BPF_BTF_LOAD looks
+  // kptr targets up in it (BTF-FIELD-021).
+  const Btf* kernel_btf = nullptr;
 };
 
 // A checked blob. Heap-held so that split BTF and resolve state can point

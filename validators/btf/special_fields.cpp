@@ -1,0 +1,507 @@
+// The special-field pass of BPF_BTF_LOAD (the kernel's struct-meta parse):
+// structs that embed BPF runtime objects are scanned for them, and the
+// layout rules of those objects are enforced. Follows the kernel's scan order
+// exactly, because which struct fails first decides the verdict and errno.
+#include "btf/special_fields.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "btf/btf_rules.h"
+#include "core/text.h"
+
+namespace elfmeta::btf {
+namespace {
+
+// Field types (a bit each, as the kernel's record keeps a mask of them).
+enum FieldType : uint32_t {
+  kSpinLock = 1u << 0,
+  kTimer = 1u << 1,
+  kKptrUnref = 1u << 2,
+  kKptrRef = 1u << 3,
+  kKptrPercpu = 1u << 4,
+  kListHead = 1u << 5,
+  kListNode = 1u << 6,
+  kRbRoot = 1u << 7,
+  kRbNode = 1u << 8,
+  kRefcount = 1u << 9,
+  kWorkqueue = 1u << 10,
+  kUptr = 1u << 11,
+  kResSpinLock = 1u << 12,
+};
+constexpr uint32_t kKptrMask = kKptrUnref | kKptrRef | kKptrPercpu;
+constexpr uint32_t kGraphRoot = kListHead | kRbRoot;
+constexpr uint32_t kGraphNode = kListNode | kRbNode;
+// What BPF_BTF_LOAD looks for (map-only types such as bpf_timer are not scanned).
+constexpr uint32_t kLoadMask = kSpinLock | kResSpinLock | kListHead | kListNode | kRbRoot | kRbNode | kRefcount | kKptrMask;
+constexpr int kFieldsMax = 11;
+
+uint32_t field_size(uint32_t type) {
+  switch (type) {
+    case kSpinLock: case kResSpinLock: case kRefcount: return 4;
+    case kTimer: case kWorkqueue: case kListHead: case kRbRoot: return 16;
+    case kListNode: return 24;
+    case kRbNode: return 32;
+    default: return 8;  // kptrs, uptr
+  }
+}
+uint32_t field_align(uint32_t type) {
+  switch (type) {
+    case kSpinLock: case kResSpinLock: case kRefcount: return 4;
+    default: return 8;
+  }
+}
+const char* field_name(uint32_t type) {
+  switch (type) {
+    case kSpinLock: return "bpf_spin_lock";
+    case kResSpinLock: return "bpf_res_spin_lock";
+    case kTimer: return "bpf_timer";
+    case kWorkqueue: return "bpf_wq";
+    case kListHead: return "bpf_list_head";
+    case kListNode: return "bpf_list_node";
+    case kRbRoot: return "bpf_rb_root";
+    case kRbNode: return "bpf_rb_node";
+    case kRefcount: return "bpf_refcount";
+    case kKptrUnref: return "kptr_untrusted";
+    case kKptrRef: return "kptr";
+    case kKptrPercpu: return "percpu_kptr";
+    default: return "uptr";
+  }
+}
+
+struct FieldInfo {
+  uint32_t type = 0;
+  uint32_t off = 0;
+  uint32_t kptr_target = 0;     // kptrs: the pointee struct id
+  uint32_t value_id = 0;        // graph roots: the contained struct
+  std::string node_name;        // graph roots: its node member
+};
+
+struct Record {
+  uint32_t struct_id = 0;
+  std::vector<FieldInfo> fields;
+  uint32_t mask = 0;
+};
+
+// A scan failure: the errno the kernel returns and the rule it breaks.
+std::string errno_label(int err) {
+  switch (-err) {
+    case EINVAL: return "EINVAL";
+    case E2BIG: return "E2BIG";
+    case EFAULT: return "EFAULT";
+    case ENOENT: return "ENOENT";
+    case EEXIST: return "EEXIST";
+    case ELOOP: return "ELOOP";
+    default: return std::to_string(err);
+  }
+}
+
+struct Failure {
+  int err = 0;
+  const Rule* rule = nullptr;
+  std::string message;
+};
+
+class FieldScanner {
+ public:
+  FieldScanner(const Btf& btf, const Btf* kernel_btf, Findings& f) : btf_(btf), kernel_btf_(kernel_btf), f_(f) {}
+
+  void run();
+
+ private:
+  std::string_view name(uint32_t off) const { return btf_.name_of(off); }
+  std::string_view name_of_type(TypeRef t) const { return t.is_void() ? std::string_view() : name(t.name_off()); }
+  TypeRef skip_modifiers(uint32_t id, uint32_t* res_id) const {
+    TypeRef t = btf_.type(id);
+    for (int guard = 0; is_modifier(t.kind()) && guard < 4096; ++guard) {
+      id = t.type();
+      t = btf_.type(id);
+    }
+    if (res_id) *res_id = id;
+    return t;
+  }
+  int32_t find_struct_by_name(std::string_view n) const {
+    for (uint32_t i = 1; i < btf_.type_count(); ++i) {
+      const TypeRef t = btf_.type(i);
+      if (t.kind() == kStruct && name(t.name_off()) == n) return static_cast<int32_t>(i);
+    }
+    return -1;
+  }
+
+  // Returns <0 (errno, with `failure_` set), 0 ignore, 1 found.
+  int find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask);
+  int find_graph_root(TypeRef container, TypeRef t, int comp_idx, uint32_t off, uint32_t sz, FieldInfo* info,
+                      uint32_t head_type);
+  int get_field_type(TypeRef member_type, uint32_t mask, uint32_t& seen, uint32_t& align, uint32_t& sz);
+  int repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint32_t repeat_cnt, uint32_t elem_size);
+  int find_field_one(TypeRef container, TypeRef member_type, int member_idx, uint32_t off, uint32_t mask,
+                     uint32_t& seen, FieldInfo* info, int info_cnt, uint32_t level);
+  int find_nested_struct(TypeRef t, uint32_t off, uint32_t nelems, uint32_t mask, FieldInfo* info, int info_cnt,
+                         uint32_t level);
+  int find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, int info_cnt, uint32_t level);
+  bool parse_record(uint32_t id, Record& rec);
+  int parse_graph_root(const FieldInfo& info, const char* node_type);
+
+  // A `kptr` to a type the kernel also defines needs a destructor the
+  // kernel registered, which no BTF records.
+  void report_referenced_kptr(uint32_t struct_id, const FieldInfo& fi) {
+    const TypeRef target = btf_.type(fi.kptr_target);
+    const std::string_view target_name = name(target.name_off());
+    std::string where = "kptr to " + quoted_name(btf_, target.name_off()) + " at byte " + std::to_string(fi.off);
+    if (kernel_btf_) {
+      bool in_kernel = false;
+      for (uint32_t i = 1; i < kernel_btf_->type_count() && !in_kernel; ++i) {
+        const TypeRef k = kernel_btf_->type(i);
+        in_kernel = k.kind() == target.kind() && kernel_btf_->name_of(k.name_off()) == target_name;
+      }
+      if (!in_kernel) return;  // a program-local object (bpf_obj_new): always accepted
+      f_.at_type(rules::FIELD_021, struct_id, where + ": a kernel type, accepted only if the kernel registered a destructor for it");
+      return;
+    }
+    f_.at_type(rules::FIELD_021, struct_id,
+               where + ": accepted only if it is a program-defined struct or the kernel has a destructor for it");
+  }
+
+  int fail(int err, const Rule& rule, std::string message) {
+    failure_ = {err, &rule, std::move(message)};
+    return err;
+  }
+
+  const Btf& btf_;
+  const Btf* kernel_btf_;
+  Findings& f_;
+  Failure failure_;
+};
+
+int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask) {
+  if (t.kind() == kVolatile) t = btf_.type(t.type());
+  if (t.kind() != kPtr) return 0;
+  t = btf_.type(t.type());
+  if (t.kind() != kTypeTag || t.kflag()) return 0;
+  if (btf_.type(t.type()).kind() == kTypeTag)
+    return fail(-EINVAL, rules::FIELD_019, "kptr tag '" + printable(name(t.name_off())) + "' is followed by another type tag");
+  const std::string_view tag = name(t.name_off());
+  uint32_t type;
+  if (tag == "kptr_untrusted")
+    type = kKptrUnref;
+  else if (tag == "kptr")
+    type = kKptrRef;
+  else if (tag == "percpu_kptr")
+    type = kKptrPercpu;
+  else if (tag == "uptr")
+    type = kUptr;
+  else
+    return fail(-EINVAL, rules::FIELD_019, "pointer tagged '" + printable(tag) + "' is not a known kptr kind");
+  if (!(type & mask)) return 0;
+  uint32_t res_id = 0;
+  const TypeRef target = skip_modifiers(t.type(), &res_id);
+  if (target.kind() != kStruct)
+    return fail(-EINVAL, rules::FIELD_019, std::string(field_name(type)) + " points to a " +
+                                               std::string(kind_name(target.kind())) + ", not a struct");
+  info->type = type;
+  info->off = off;
+  info->kptr_target = res_id;
+  return 1;
+}
+
+int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, uint32_t off, uint32_t sz,
+                                  FieldInfo* info, uint32_t head_type) {
+  if (t.kind() != kStruct || t.size() != sz) return 0;
+  // The one DECL_TAG "contains:..." on this member of the container.
+  int found = -1;
+  for (uint32_t i = 1; i < btf_.type_count(); ++i) {
+    const TypeRef tag = btf_.type(i);
+    if (tag.kind() != kDeclTag || btf_.type(tag.type()).bytes() != container.bytes()) continue;
+    if (static_cast<int32_t>(tag.payload(0)) != comp_idx || name(tag.name_off()).substr(0, 9) != "contains:") continue;
+    if (found >= 0)
+      return fail(-EINVAL, rules::FIELD_014, std::string(field_name(head_type)) + " member " + std::to_string(comp_idx) +
+                                                 " has two contains: tags (" + std::to_string(found) + ", " +
+                                                 std::to_string(i) + ")");
+    found = static_cast<int>(i);
+  }
+  if (found < 0)
+    return fail(-EINVAL, rules::FIELD_014,
+                std::string(field_name(head_type)) + " member " + std::to_string(comp_idx) + " has no contains: tag");
+  const std::string_view value = name(btf_.type(found).name_off()).substr(9);
+  const size_t colon = value.find(':');
+  if (colon == std::string_view::npos)
+    return fail(-EINVAL, rules::FIELD_015, "tag 'contains:" + printable(value) + "' has no ':' before the member name");
+  const int32_t value_id = find_struct_by_name(value.substr(0, colon));
+  if (value_id < 0)
+    return fail(-ENOENT, rules::FIELD_015, "tag names struct '" + printable(value.substr(0, colon)) + "', which is not defined");
+  if (colon + 1 == value.size()) return fail(-EINVAL, rules::FIELD_015, "tag 'contains:" + printable(value) + "' names no member");
+  info->type = head_type;
+  info->off = off;
+  info->value_id = static_cast<uint32_t>(value_id);
+  info->node_name = std::string(value.substr(colon + 1));
+  return 1;
+}
+
+int FieldScanner::get_field_type(TypeRef member_type, uint32_t mask, uint32_t& seen, uint32_t& align, uint32_t& sz) {
+  const std::string_view n = name_of_type(member_type);
+  uint32_t type = 0;
+  auto once = [&](uint32_t t) -> int {
+    if (seen & t)
+      return fail(-E2BIG, rules::FIELD_005, std::string("a second ") + field_name(t) + " at the same struct level");
+    seen |= t;
+    type = t;
+    return 0;
+  };
+  if ((mask & kSpinLock) && n == "bpf_spin_lock") {
+    if (int e = once(kSpinLock)) return e;
+  } else if ((mask & kResSpinLock) && n == "bpf_res_spin_lock") {
+    if (int e = once(kResSpinLock)) return e;
+  } else if ((mask & kTimer) && n == "bpf_timer") {
+    if (int e = once(kTimer)) return e;
+  } else if ((mask & kWorkqueue) && n == "bpf_wq") {
+    if (int e = once(kWorkqueue)) return e;
+  } else if ((mask & kListHead) && n == "bpf_list_head") {
+    type = kListHead;
+  } else if ((mask & kListNode) && n == "bpf_list_node") {
+    type = kListNode;
+  } else if ((mask & kRbRoot) && n == "bpf_rb_root") {
+    type = kRbRoot;
+  } else if ((mask & kRbNode) && n == "bpf_rb_node") {
+    type = kRbNode;
+  } else if ((mask & kRefcount) && n == "bpf_refcount") {
+    type = kRefcount;
+  } else if ((mask & (kKptrMask | kUptr)) && member_type.kind() != kStruct) {
+    type = kKptrRef;  // the pointer's tag decides the real kind
+  } else {
+    return 0;
+  }
+  sz = field_size(type);
+  align = field_align(type);
+  return static_cast<int>(type);
+}
+
+int FieldScanner::repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint32_t repeat_cnt,
+                                uint32_t elem_size) {
+  for (uint32_t i = 0; i < field_cnt; ++i) {
+    const uint32_t t = info[i].type;
+    if (!(t & (kKptrMask | kUptr | kListHead | kRbRoot)))
+      return fail(-EINVAL, rules::FIELD_009, std::string("an array repeats ") + field_name(t) + ", which cannot repeat");
+  }
+  // u32 arithmetic, as in the kernel.
+  if (field_cnt * (repeat_cnt + 1) > static_cast<uint32_t>(info_cnt))
+    return fail(-E2BIG, rules::FIELD_010, "an array expands to more than " + std::to_string(kFieldsMax) + " special fields");
+  uint32_t cur = field_cnt;
+  for (uint32_t i = 0; i < repeat_cnt; ++i)
+    for (uint32_t j = 0; j < field_cnt; ++j) {
+      info[cur] = info[j];
+      info[cur++].off += (i + 1) * elem_size;
+    }
+  return 0;
+}
+
+int FieldScanner::find_nested_struct(TypeRef t, uint32_t off, uint32_t nelems, uint32_t mask, FieldInfo* info,
+                                     int info_cnt, uint32_t level) {
+  if (++level >= kMaxResolveDepth)
+    return fail(-E2BIG, rules::FIELD_011, "structs nested " + std::to_string(kMaxResolveDepth) + " levels deep");
+  int ret = find_struct_fields(t, mask, info, info_cnt, level);
+  if (ret <= 0) return ret;
+  for (int i = 0; i < ret; ++i) info[i].off += off;
+  if (nelems > 1) {
+    const int err = repeat_fields(info, info_cnt, static_cast<uint32_t>(ret), nelems - 1, t.size());
+    ret = err == 0 ? static_cast<int>(ret * nelems) : err;
+  }
+  return ret;
+}
+
+int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int member_idx, uint32_t off,
+                                 uint32_t mask, uint32_t& seen, FieldInfo* info, int info_cnt, uint32_t level) {
+  uint32_t nelems = 1;
+  uint32_t i = 0;
+  for (; i < kMaxResolveDepth && member_type.kind() == kArray; ++i) {
+    nelems *= member_type.payload(2);
+    member_type = btf_.type(member_type.payload(0));
+  }
+  if (i == kMaxResolveDepth) return fail(-E2BIG, rules::FIELD_011, "a member has 32 array dimensions");
+  if (nelems == 0) return 0;
+  uint32_t align = 0, sz = 0;
+  const int field_type = get_field_type(member_type, mask, seen, align, sz);
+  if (field_type == 0 && member_type.kind() == kStruct)
+    return find_nested_struct(member_type, off, nelems, mask, info, info_cnt, level);
+  if (field_type <= 0) return field_type;
+  if (off % align) return 0;
+  FieldInfo tmp;
+  FieldInfo* slot = info_cnt ? &info[0] : &tmp;
+  int ret;
+  switch (field_type) {
+    case kSpinLock: case kResSpinLock: case kTimer: case kWorkqueue: case kListNode: case kRbNode: case kRefcount:
+      ret = member_type.kind() == kStruct && member_type.size() == sz;
+      if (ret) {
+        slot->type = static_cast<uint32_t>(field_type);
+        slot->off = off;
+      }
+      break;
+    case kListHead: case kRbRoot:
+      ret = find_graph_root(container, member_type, member_idx, off, sz, slot, static_cast<uint32_t>(field_type));
+      break;
+    default:
+      ret = find_kptr(member_type, off, slot, mask);
+      break;
+  }
+  if (ret <= 0) return ret;
+  if (!info_cnt) return fail(-E2BIG, rules::FIELD_010, "more than " + std::to_string(kFieldsMax) + " special fields");
+  if (nelems > 1)
+    if (int err = repeat_fields(info, info_cnt, 1, nelems - 1, sz); err < 0) return err;
+  return static_cast<int>(nelems);
+}
+
+int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, int info_cnt, uint32_t level) {
+  int idx = 0;
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < t.vlen(); ++i) {
+    const Member m = member_at(t, i);
+    const uint32_t bit_off = member_bit_offset_of(t, m);
+    if (bit_off % 8)
+      return fail(-EINVAL, rules::FIELD_004, "member " + std::to_string(i) + " starts at bit " + std::to_string(bit_off));
+    const int ret = find_field_one(t, btf_.type(m.type), static_cast<int>(i), bit_off / 8,
+                                   mask, seen, &info[idx], info_cnt - idx, level);
+    if (ret < 0) return ret;
+    idx += ret;
+  }
+  return idx;
+}
+
+int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type) {
+  const TypeRef t = btf_.type(info.value_id);
+  TypeRef node;
+  bool found = false;
+  for (uint32_t i = 0; i < t.vlen(); ++i) {
+    const Member m = member_at(t, i);
+    if (name(m.name_off) != info.node_name) continue;
+    const std::string which = "member '" + printable(info.node_name) + "' of " + quoted_name(btf_, t.name_off());
+    if (found) return fail(-EINVAL, rules::FIELD_016, which + " is defined twice");
+    found = true;
+    node = btf_.type(m.type);
+    if (node.kind() != kStruct) return fail(-EINVAL, rules::FIELD_016, which + " is not a struct");
+    if (name(node.name_off()) != node_type)
+      return fail(-EINVAL, rules::FIELD_016, which + " is not a " + std::string(node_type));
+    // The kernel decodes the offset with the node struct's kind_flag, not the container's.
+    const uint32_t bit_off = node.kflag() ? member_bit_offset(m.offset) : m.offset;
+    if (bit_off % 8 || (bit_off / 8) % 8)
+      return fail(-EINVAL, rules::FIELD_016, which + " at bit " + std::to_string(bit_off) + " is not 8-byte aligned");
+  }
+  if (!found)
+    return fail(-ENOENT, rules::FIELD_016,
+                quoted_name(btf_, t.name_off()) + " has no member '" + printable(info.node_name) + "'");
+  return 0;
+}
+
+bool FieldScanner::parse_record(uint32_t id, Record& rec) {
+  const TypeRef t = btf_.type(id);
+  std::array<FieldInfo, kFieldsMax> info;
+  const int cnt = find_struct_fields(t, kLoadMask, info.data(), kFieldsMax, 0);
+  if (cnt < 0) return false;
+  if (cnt == 0) {
+    fail(-EFAULT, rules::FIELD_003, "a member uses a special type but none is recognised (wrong size or alignment)");
+    return false;
+  }
+  rec.struct_id = id;
+  uint32_t next_off = 0;
+  bool spin = false, res_spin = false, refcount = false;
+  for (int i = 0; i < cnt; ++i) {
+    const FieldInfo& fi = info[i];
+    if (fi.off < next_off) {
+      fail(-EEXIST, rules::FIELD_008, std::string(field_name(fi.type)) + " at byte " + std::to_string(fi.off) +
+                                          " overlaps the special field before it, which ends at " + std::to_string(next_off));
+      return false;
+    }
+    next_off = fi.off + field_size(fi.type);
+    rec.mask |= fi.type;
+    spin |= fi.type == kSpinLock;
+    res_spin |= fi.type == kResSpinLock;
+    refcount |= fi.type == kRefcount;
+    if (fi.type == kListHead || fi.type == kRbRoot)
+      if (parse_graph_root(fi, fi.type == kListHead ? "bpf_list_node" : "bpf_rb_node") < 0) return false;
+    rec.fields.push_back(fi);
+  }
+  if (spin && res_spin) {
+    fail(-EINVAL, rules::FIELD_007, "both a bpf_spin_lock and a bpf_res_spin_lock");
+    return false;
+  }
+  if ((rec.mask & kGraphRoot) && !spin && !res_spin) {
+    fail(-EINVAL, rules::FIELD_012, std::string(rec.mask & kListHead ? "bpf_list_head" : "bpf_rb_root") + " without a lock");
+    return false;
+  }
+  if (!refcount && (rec.mask & kListNode) && (rec.mask & kRbNode)) {
+    fail(-EINVAL, rules::FIELD_013, "bpf_list_node and bpf_rb_node without a bpf_refcount");
+    return false;
+  }
+  return true;
+}
+
+void FieldScanner::run() {
+  // The trigger set: the first STRUCT of each special name, and every
+  // pointer that is a kptr.
+  std::vector<uint32_t> triggers;
+  for (const char* n : {"bpf_spin_lock", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node", "bpf_refcount"})
+    if (int32_t id = find_struct_by_name(n); id > 0) triggers.push_back(static_cast<uint32_t>(id));
+  const uint32_t n = btf_.type_count();
+  for (uint32_t i = 1; i < n; ++i) {
+    FieldInfo tmp;
+    if (find_kptr(btf_.type(i), 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
+  }
+  if (triggers.empty()) return;
+  std::sort(triggers.begin(), triggers.end());
+
+  std::vector<Record> records;
+  bool all_parsed = true;
+  for (uint32_t id = 1; id < n; ++id) {
+    const TypeRef t = btf_.type(id);
+    if (t.kind() != kStruct) continue;
+    bool scanned = false;
+    for (uint32_t i = 0; i < t.vlen() && !scanned; ++i)
+      scanned = std::binary_search(triggers.begin(), triggers.end(), member_at(t, i).type);
+    if (!scanned) continue;
+    failure_ = {};
+    Record rec;
+    if (!parse_record(id, rec)) {
+      f_.at_type(*failure_.rule, id, failure_.message + " (kernel: " + errno_label(failure_.err) + ")");
+      all_parsed = false;
+      continue;
+    }
+    for (const auto& fi : rec.fields)
+      if (fi.type == kKptrRef) report_referenced_kptr(id, fi);
+    records.push_back(std::move(rec));
+  }
+  if (!all_parsed) return;  // the kernel stops at the first failure
+  auto record_of = [&](uint32_t id) -> const Record* {
+    for (const auto& r : records)
+      if (r.struct_id == id) return &r;
+    return nullptr;
+  };
+  for (const auto& rec : records) {
+    if (!(rec.mask & kGraphRoot)) continue;
+    for (const auto& fi : rec.fields) {
+      if (!(fi.type & kGraphRoot)) continue;
+      const Record* value = record_of(fi.value_id);
+      if (!value) {
+        f_.at_type(rules::FIELD_017, rec.struct_id,
+                   std::string(field_name(fi.type)) + " contains " + quoted_name(btf_, btf_.type(fi.value_id).name_off()) +
+                       ", which the scan did not process (kernel: EFAULT)");
+        return;
+      }
+      if (!(rec.mask & kGraphNode)) continue;
+      if (value->mask & kGraphRoot) {
+        f_.at_type(rules::FIELD_018, rec.struct_id,
+                   "a root and node that owns " + quoted_name(btf_, btf_.type(fi.value_id).name_off()) +
+                       ", itself a root (kernel: ELOOP)");
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void check_special_fields(const Btf& btf, const Btf* kernel_btf, Findings& findings) {
+  FieldScanner(btf, kernel_btf, findings).run();
+}
+
+}  // namespace elfmeta::btf
