@@ -27,6 +27,9 @@ struct Header {
   uint32_t str_off = 0;
   uint32_t str_len = 0;
   uint32_t stored_hdr_len = 0;  // hdr_len as stored in the blob
+  // Linux 7.1 kind-layout section (header bytes 24-31), 0/0 when absent.
+  uint32_t layout_off = 0;
+  uint32_t layout_len = 0;
 };
 
 // One type record in host byte order; `p == nullptr` is void (type id 0).

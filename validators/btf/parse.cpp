@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 #include "btf/btf_rules.h"
 #include "core/text.h"
@@ -171,6 +172,10 @@ bool Parser::read_header() {
   std::memcpy(&h.str_off, raw.data() + 16, 4);
   std::memcpy(&h.str_len, raw.data() + 20, 4);
   h.stored_hdr_len = hdr_len;
+  if (hdr_len >= kLayoutHeaderSize) {
+    h.layout_off = u32_at(24);
+    h.layout_len = u32_at(28);
+  }
 
   if (h.magic != kMagic) {
     f_.at_offset(rules::HDR_004, 0, "magic is " + hex(h.magic) + ", expected 0xeb9f");
@@ -191,7 +196,7 @@ bool Parser::check_section_tiling() {
     uint32_t off, len;
     const char* name;
   };
-  std::array<Sec, 2> secs = {{{h.type_off, h.type_len, "type"}, {h.str_off, h.str_len, "string"}}};
+  std::vector<Sec> secs = {{h.type_off, h.type_len, "type"}, {h.str_off, h.str_len, "string"}};
   // The kernel sorts with a comparator that subtracts offsets as int (so very
   // large offsets sort first) and, for two entries, keeps the second first
   // when the comparison is >= 0. Mirror it, because the gap/overlap verdict
@@ -201,6 +206,13 @@ bool Parser::check_section_tiling() {
     return d ? d : static_cast<int>(x.len - y.len);
   };
   if (cmp(secs[0], secs[1]) >= 0) std::swap(secs[0], secs[1]);
+  // A 7.1 kind-layout section (already reported as unsupported, BTF-LAYOUT-001)
+  // takes part in the tiling as 7.1 defines it, so that the rest of the blob
+  // is still checked.
+  if (h.layout_len) {
+    secs.push_back({h.layout_off, h.layout_len, "layout"});
+    std::stable_sort(secs.begin(), secs.end(), [](const Sec& x, const Sec& y) { return x.off < y.off; });
+  }
 
   const uint32_t expected_total = static_cast<uint32_t>(data_.size()) - h.hdr_len;
   uint32_t total = 0;

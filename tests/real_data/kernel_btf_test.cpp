@@ -1,0 +1,88 @@
+// Real BTF must come out clean: the running kernel's, and that of Debian's
+// 6.1 and 6.12 cloud kernels (vmlinuz and every module's split BTF), fetched
+// by tools/fetch-test-data into $ELFMETA_TEST_DATA.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "btf/artifact_check.h"
+#include "core/report.h"
+#include "input/artifact.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string listing(const DiagnosticList& list, size_t max = 20) {
+  std::ostringstream out;
+  size_t n = 0;
+  for (const auto& d : list.items())
+    if (d.rule && n++ < max) write_text(out, d);
+  return out.str();
+}
+
+TEST(RunningKernel, VmlinuxBtfHasNoFindings) {
+  if (!fs::exists("/sys/kernel/btf/vmlinux")) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux on this machine";
+  auto opened = input::open_input("/sys/kernel/btf/vmlinux");
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  DiagnosticList list;
+  auto result = btf::check_artifact_btf(*opened.artifact, nullptr, {}, list);
+  ASSERT_TRUE(result.btf.btf);
+  EXPECT_GT(result.btf.btf->own_count(), 10000u);
+  EXPECT_EQ(list.count(Severity::Error), 0u) << listing(list);
+  EXPECT_EQ(list.count(Severity::Warning), 0u) << listing(list);
+}
+
+class DebianKernel : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    const char* data = std::getenv("ELFMETA_TEST_DATA");
+    if (!data) GTEST_SKIP() << "ELFMETA_TEST_DATA is not set (ctest sets it after tools/fetch-test-data)";
+    root_ = fs::path(data) / GetParam();
+    ASSERT_TRUE(fs::exists(root_ / ".complete")) << root_ << " is missing: run tools/fetch-test-data";
+    for (const auto& e : fs::directory_iterator(root_ / "boot"))
+      if (e.path().filename().string().rfind("vmlinuz-", 0) == 0) vmlinuz_ = e.path();
+    ASSERT_FALSE(vmlinuz_.empty()) << "no vmlinuz in " << root_;
+  }
+  fs::path root_, vmlinuz_;
+};
+
+TEST_P(DebianKernel, VmlinuzAndEveryModuleHaveNoErrors) {
+  auto image = input::open_input(vmlinuz_.string());
+  ASSERT_TRUE(image.artifact) << image.error;
+  ASSERT_TRUE(image.artifact->is_vmlinux()) << vmlinuz_ << " did not decompress to a kernel image";
+  DiagnosticList list;
+  auto vmlinux = btf::check_artifact_btf(*image.artifact, nullptr, {}, list);
+  ASSERT_TRUE(vmlinux.btf.btf);
+  EXPECT_GT(vmlinux.btf.btf->own_count(), 90000u);
+  EXPECT_EQ(list.count(Severity::Error), 0u) << listing(list);
+
+  size_t modules = 0, with_btf = 0, errors = 0;
+  std::string first_errors;
+  for (const auto& e : fs::recursive_directory_iterator(root_ / "lib" / "modules")) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name.find(".ko") == std::string::npos) continue;
+    ++modules;
+    auto module = input::open_input(e.path().string());
+    ASSERT_TRUE(module.artifact) << module.error;
+    ASSERT_TRUE(module.artifact->is_kernel_module()) << e.path();
+    DiagnosticList found;
+    auto checked = btf::check_artifact_btf(*module.artifact, &vmlinux.btf, {}, found);
+    if (checked.checked) ++with_btf;
+    errors += found.count(Severity::Error);
+    if (found.has_errors() && first_errors.size() < 4000) first_errors += name + ":\n" + listing(found, 5);
+  }
+  std::cout << "  " << GetParam() << ": vmlinux " << vmlinux.btf.btf->own_count() << " types; " << with_btf << " of "
+            << modules << " modules have split BTF\n";
+  EXPECT_GE(with_btf, 200u);
+  EXPECT_EQ(errors, 0u) << first_errors;
+}
+
+INSTANTIATE_TEST_SUITE_P(Packages, DebianKernel, ::testing::Values("debian-6.1", "debian-6.12"),
+                         [](const auto& info) { return info.param == "debian-6.1" ? std::string("Linux_6_1") : std::string("Linux_6_12"); });
+
+}  // namespace
+}  // namespace elfmeta::testing
