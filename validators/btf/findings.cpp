@@ -21,6 +21,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   d.message = std::move(message);
   if (d.severity == Severity::Error) ++errors_;
   ++findings_;
+  if (++per_rule_[&rule] > kPerRuleLimit) return;
   sink_.report(std::move(d));
 }
 
@@ -40,6 +41,12 @@ void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint6
       loc.record_name = printable(btf_->name_of(t.name_off()));
   }
   emit(rule, std::move(loc), std::move(message));
+}
+
+void Findings::finish() {
+  for (const auto& [rule, count] : per_rule_)
+    if (count > kPerRuleLimit)
+      note(std::to_string(count - kPerRuleLimit) + " more " + std::string(rule->id) + " findings not listed");
 }
 
 void Findings::note(std::string message) {

@@ -2,6 +2,7 @@
 // the severity the selected consumer gives each rule.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct CheckContext {
 class Findings {
  public:
   Findings(const CheckContext& ctx, DiagnosticSink& sink) : ctx_(ctx), sink_(sink) {}
+
+  // Findings past this many of one rule are counted, not listed (hostile
+  // input would otherwise produce one per garbage record); 0 = no limit.
+  static constexpr size_t kPerRuleLimit = 100;
+  // Reports how many findings each rule had past the limit.
+  void finish();
 
   // Record labels need the parsed blob; findings before that are blob-level.
   void set_btf(const Btf* btf) {
@@ -55,6 +62,7 @@ class Findings {
   size_t errors_ = 0;
   size_t findings_ = 0;
   std::vector<uint8_t> flagged_;
+  std::map<const Rule*, size_t> per_rule_;
 };
 
 // 'name' rendering of a name offset for messages: '(anon)' for 0.

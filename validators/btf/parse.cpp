@@ -47,42 +47,42 @@ bool looks_like_btf(std::span<const uint8_t> data) {
   return data.size() >= 2 && ((data[0] == 0x9f && data[1] == 0xeb) || (data[0] == 0xeb && data[1] == 0x9f));
 }
 
-std::vector<uint8_t> to_host_order(std::span<const uint8_t> data) {
+std::vector<uint8_t> swap_byte_order(std::span<const uint8_t> data, bool from_host_order) {
   std::vector<uint8_t> out(data.begin(), data.end());
-  auto swap16 = [&](size_t off) {
+  // Fields are read in the input's order, before they are swapped.
+  auto read32 = [&](uint64_t off) -> uint32_t {
+    uint32_t v;
+    std::memcpy(&v, data.data() + off, 4);
+    return from_host_order ? v : __builtin_bswap32(v);
+  };
+  auto swap16 = [&](uint64_t off) {
     if (off + 2 <= out.size()) std::swap(out[off], out[off + 1]);
   };
-  auto swap32 = [&](size_t off) {
+  auto swap32 = [&](uint64_t off) {
     if (off + 4 <= out.size()) {
       std::swap(out[off], out[off + 3]);
       std::swap(out[off + 1], out[off + 2]);
     }
   };
-  auto get32 = [&](size_t off) -> uint32_t {
-    uint32_t v;
-    std::memcpy(&v, out.data() + off, 4);
-    return v;
-  };
   swap16(0);
-  swap32(4);
   if (out.size() < 8) return out;
-  const uint32_t hdr_len = get32(4);
-  const uint32_t header_words_end = std::min<uint32_t>(hdr_len, kLayoutHeaderSize);
-  for (uint32_t off = 8; off + 4 <= header_words_end; off += 4) swap32(off);
+  const uint32_t hdr_len = read32(4);
+  swap32(4);
+  for (uint32_t off = 8; off + 4 <= std::min<uint32_t>(hdr_len, kLayoutHeaderSize); off += 4) swap32(off);
   if (out.size() < kHeaderSize || hdr_len < kHeaderSize || hdr_len > out.size()) return out;
-  const uint64_t types = uint64_t(hdr_len) + get32(8);
-  const uint64_t types_end = types + get32(12);
+  const uint64_t types = uint64_t(hdr_len) + read32(8);
+  const uint64_t types_end = types + read32(12);
   if (types_end > out.size()) return out;
   if (hdr_len >= kLayoutHeaderSize) {
-    const uint64_t layout = uint64_t(hdr_len) + get32(24);
-    const uint64_t layout_end = layout + get32(28);
+    const uint64_t layout = uint64_t(hdr_len) + read32(24);
+    const uint64_t layout_end = layout + read32(28);
     if (layout_end <= out.size())
       for (uint64_t off = layout; off + 4 <= layout_end; off += 4) swap16(off + 2);
   }
   for (uint64_t cur = types; cur + kTypeRecordSize <= types_end;) {
-    for (int i = 0; i < 3; ++i) swap32(cur + 4 * i);
-    const uint32_t info = get32(cur + 4);
+    const uint32_t info = read32(cur + 4);
     const auto payload = payload_size(info_kind(info), info_vlen(info));
+    for (int i = 0; i < 3; ++i) swap32(cur + 4 * i);
     if (!payload || cur + kTypeRecordSize + *payload > types_end) break;
     for (uint64_t w = 0; w < *payload; w += 4) swap32(cur + kTypeRecordSize + w);
     cur += kTypeRecordSize + *payload;
@@ -107,7 +107,7 @@ std::optional<Btf> Parser::run() {
     const uint16_t stored = uint16_t(data_[0]) | uint16_t(data_[1]) << 8;
     const bool swapped = (host_endian() == Endian::Little) ? stored == 0x9feb : stored == 0xeb9f;
     if (swapped) {
-      auto copy = std::make_shared<const std::vector<uint8_t>>(to_host_order(data_));
+      auto copy = std::make_shared<const std::vector<uint8_t>>(swap_byte_order(data_, false));
       btf_.owned_ = copy;
       data_ = *copy;
       btf_.stored_endian_ = host_endian() == Endian::Little ? Endian::Big : Endian::Little;

@@ -22,10 +22,10 @@ struct ParseOptions {
 // strings_usable()/types_complete() say how far the rest could be parsed.
 std::optional<Btf> parse(std::span<const uint8_t> data, const ParseOptions& options, Findings& findings);
 
-// A host-order copy of a blob stored in the other byte order: header fields
-// and every u32 word of each type record are swapped; strings are kept.
-// Malformed parts are left as stored.
-std::vector<uint8_t> to_host_order(std::span<const uint8_t> data);
+// A copy of a blob in the other byte order: header fields and every u32 word
+// of each type record are swapped; strings are kept; malformed parts are left
+// as they are. `from_host_order` says which order `data` is in.
+std::vector<uint8_t> swap_byte_order(std::span<const uint8_t> data, bool from_host_order);
 
 // True when the first two bytes are the BTF magic in either byte order.
 bool looks_like_btf(std::span<const uint8_t> data);

@@ -21,6 +21,12 @@ void check_type_tags(const Btf& btf, Findings& f, bool report_missing) {
     while (is_modifier(t.kind())) {
       if (!chain_limit--) {
         f.at_type(rules::REF_009, i, "modifier chain is longer than 32 or cyclic");
+        // One finding per chain: the later links would fail the same way.
+        for (uint32_t id = cur; is_modifier(btf.type(id).kind()) && btf.is_own(id) && !f.flagged(id);) {
+          f.flag(id);
+          id = btf.type(id).type();
+          if (!btf.has_type(id)) break;
+        }
         break;
       }
       if (t.kind() == kTypeTag) {

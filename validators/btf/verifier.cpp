@@ -17,6 +17,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
+    f.finish();
     out.errors = f.errors();
     return out;
   }
@@ -53,6 +54,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   } else if (btf.strings_usable()) {
     f.note("type section could not be parsed to its end: reference checks skipped");
   }
+  f.finish();
   out.errors = f.errors();
   return out;
 }

@@ -110,6 +110,13 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     error = a.path + ": unreadable ELF header (" + std::string(elf_errmsg(-1)) + ")";
     return false;
   }
+  const uint64_t shentsize = eh.e_ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+  size_t shnum = 0;
+  if (elf_getshdrnum(handle->elf, &shnum) != 0 || eh.e_shoff > bytes->size() ||
+      shnum * shentsize > bytes->size() - eh.e_shoff) {
+    error = a.path + ": truncated ELF file (the section header table lies past its end)";
+    return false;
+  }
   a.kind = ArtifactKind::Elf;
   a.elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
   a.endian = eh.e_ident[EI_DATA] == ELFDATA2MSB ? Endian::Big : Endian::Little;

@@ -1,0 +1,141 @@
+// Hostile input gets findings in bounded time and memory: huge claimed
+// counts, deep chains, megabytes of garbage, random bytes (RapidCheck).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "btf/btf_rules.h"
+#include "btf/parse.h"
+#include "btf/verifier.h"
+#include "synth/btf_builder.h"
+#include "synth/btf_generator.h"
+
+namespace elfmeta::testing {
+namespace {
+
+using synth::BtfBuilder;
+using Blob = std::vector<uint8_t>;
+
+DiagnosticList check(const Blob& blob, Consumer consumer = kBpfBtfLoad) {
+  DiagnosticList list;
+  btf::CheckOptions options;
+  options.consumer = consumer;
+  btf::check_btf(blob, nullptr, options, "hostile", ".BTF", list);
+  return list;
+}
+
+void set32(Blob& b, size_t off, uint32_t v) { std::memcpy(b.data() + off, &v, 4); }
+
+TEST(HostileInput, ClaimedBillionsAreHeaderFindings) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  for (uint32_t field : {12u, 20u, 8u, 16u}) {  // type_len, str_len, type_off, str_off
+    Blob blob = b.build();
+    set32(blob, field, 0xfffffff0u);
+    const auto list = check(blob);
+    EXPECT_TRUE(list.has_errors()) << "field at " << field;
+  }
+}
+
+TEST(HostileInput, VlenOfAStructLargerThanTheSection) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  const uint32_t s = b.add_struct("s", 4, {{"a", 1, 0}});
+  b.record(s)[1] = BtfBuilder::info(4, 0xffff);  // claims 65535 members
+  EXPECT_TRUE(check(b.build()).has_rule("BTF-TYPE-004"));
+}
+
+// A chain of 100,000 typedefs. In increasing id order the kernel's resolver
+// stops at depth 32; in decreasing order each link is already resolved, so
+// the chain is valid. Neither recurses in elfmeta.
+TEST(HostileInput, HundredThousandTypedefs) {
+  for (bool increasing : {true, false}) {
+    BtfBuilder b;
+    b.add_int("int", 4, 32, 1);
+    const uint32_t n = 100000;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t id = b.next_id();
+      const uint32_t target = increasing ? (i + 1 == n ? 1 : id + 1) : id - 1;
+      b.add_typedef("t" + std::to_string(i), target);
+    }
+    const auto list = check(b.build());
+    if (increasing) {
+      EXPECT_TRUE(list.has_rule("BTF-TYPE-010"));
+      // One finding per failed resolution, not one per link.
+      EXPECT_LT(list.items().size(), n / 16);
+    } else {
+      EXPECT_FALSE(list.has_errors());
+    }
+    // Kernel BTF: the type-tag pass follows each chain at most 32 steps, so
+    // the increasing chain fails there too, once.
+    const auto kernel = check(b.build(), kModuleLoad);
+    EXPECT_EQ(kernel.count(Severity::Error), increasing ? 1u : 0u);
+  }
+}
+
+TEST(HostileInput, SixteenMegabytesOfGarbage) {
+  std::mt19937 rng(1);
+  Blob blob(16u << 20);
+  for (auto& byte : blob) byte = static_cast<uint8_t>(rng());
+  // Behind a valid header claiming it all as types.
+  set32(blob, 0, 0x0001eb9fu);
+  set32(blob, 4, 24);
+  set32(blob, 8, 0);
+  set32(blob, 12, static_cast<uint32_t>(blob.size() - 24 - 1));
+  set32(blob, 16, static_cast<uint32_t>(blob.size() - 24 - 1));
+  set32(blob, 20, 1);
+  blob.back() = 0;
+  const auto list = check(blob);
+  EXPECT_TRUE(list.has_errors());
+  // Listed findings are capped per rule; the verdict is not.
+  EXPECT_LT(list.items().size(), 3000u);
+}
+
+TEST(HostileInput, MutationsNeverCrashAndAreDeterministic) {
+  synth::Rng rng(99);
+  for (int i = 0; i < 300; ++i) {
+    const BtfBuilder b = synth::random_type_graph(rng, true);
+    const auto m = static_cast<synth::Mutation>(rng() % synth::kMutationCount);
+    const Blob blob = synth::mutate(b, rng, m);
+    EXPECT_EQ(check(blob).items().size(), check(blob).items().size());
+    check(blob, kModuleLoad);
+  }
+}
+
+RC_GTEST_PROP(HostileInputProperty, ArbitraryBytesGetFindingsNotCrashes, (const std::vector<uint8_t>& bytes)) {
+  Blob blob = bytes;
+  // Half of the inputs get a plausible header so that the type walk runs.
+  if (blob.size() >= 24 && *rc::gen::arbitrary<bool>()) {
+    set32(blob, 0, 0x0001eb9fu);
+    set32(blob, 4, 24);
+    set32(blob, 8, 0);
+    const uint32_t body = static_cast<uint32_t>(blob.size() - 24);
+    const uint32_t types = *rc::gen::inRange<uint32_t>(0, body + 1);
+    set32(blob, 12, types);
+    set32(blob, 16, types);
+    set32(blob, 20, body - types);
+  }
+  check(blob);
+  check(blob, kModuleLoad);
+}
+
+// A blob and its byte-swapped copy get the same findings: the verifier
+// checks big-endian BTF as the byte order of its own target.
+RC_GTEST_PROP(HostileInputProperty, ByteOrderDoesNotChangeFindings, ()) {
+  synth::Rng rng(*rc::gen::arbitrary<uint64_t>());
+  const BtfBuilder b = synth::random_type_graph(rng, *rc::gen::arbitrary<bool>());
+  const Blob blob = *rc::gen::arbitrary<bool>()
+                        ? b.build()
+                        : synth::mutate(b, rng, static_cast<synth::Mutation>(rng() % synth::kMutationCount));
+  const Blob swapped = btf::swap_byte_order(blob, true);
+  RC_ASSERT(btf::swap_byte_order(swapped, false) == blob);
+  const auto a = check(blob), s = check(swapped);
+  RC_ASSERT(a.items().size() == s.items().size());
+  for (size_t i = 0; i < a.items().size(); ++i) RC_ASSERT(a.items()[i].rule == s.items()[i].rule);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

@@ -1,0 +1,124 @@
+// Inputs are recognised by content: raw BTF in either byte order, ELF, a
+// bzImage with any kernel compression, compressed modules; anything else is
+// a clear one-line error.
+#include "input/artifact.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "input/kernel_release.h"
+#include "synth/btf_builder.h"
+#include "tests/support/compressors.h"
+#include "tests/support/elf_builder.h"
+
+namespace elfmeta::input {
+namespace {
+
+using namespace elfmeta::testing;
+using namespace elfmeta::testing::compressors;
+
+Bytes small_btf() {
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  return b.build();
+}
+
+// An x86 boot image: setup header "HdrS" protocol 2.15 and a payload.
+Bytes bzimage(const Bytes& payload) {
+  Bytes img(2 * 512, 0);
+  img[0] = 'M';
+  img[1] = 'Z';
+  img[0x1f1] = 1;  // setup_sects: the payload area starts at (1 + 1) * 512
+  std::memcpy(img.data() + 0x202, "HdrS", 4);
+  img[0x206] = 0x0f;
+  img[0x207] = 0x02;
+  const uint32_t off = 0, len = static_cast<uint32_t>(payload.size());
+  std::memcpy(img.data() + 0x248, &off, 4);
+  std::memcpy(img.data() + 0x24c, &len, 4);
+  img.insert(img.end(), payload.begin(), payload.end());
+  return img;
+}
+
+TEST(OpenInput, RawBtfInEitherByteOrder) {
+  auto le = open_bytes("blob.btf", small_btf());
+  ASSERT_TRUE(le.artifact) << le.error;
+  EXPECT_EQ(le.artifact->kind, ArtifactKind::RawBtf);
+  EXPECT_EQ(le.artifact->endian, Endian::Little);
+  Bytes be = small_btf();
+  std::swap(be[0], be[1]);
+  auto big = open_bytes("blob.btf", be);
+  ASSERT_TRUE(big.artifact);
+  EXPECT_EQ(big.artifact->endian, Endian::Big);
+}
+
+TEST(OpenInput, ElfSectionsAreFound) {
+  auto opened = open_bytes("vmlinux", make_elf({{".text", {0x90, 0x90}}, {".BTF", small_btf()}}));
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  const Artifact& a = *opened.artifact;
+  EXPECT_EQ(a.kind, ArtifactKind::Elf);
+  ASSERT_NE(a.section(".BTF"), nullptr);
+  EXPECT_EQ(Bytes(a.section(".BTF")->data.begin(), a.section(".BTF")->data.end()), small_btf());
+  EXPECT_TRUE(a.is_vmlinux());
+  EXPECT_FALSE(a.is_kernel_module());
+}
+
+TEST(OpenInput, CompressedModuleAndItsVermagic) {
+  const std::string modinfo("license=GPL\0vermagic=6.12.9-cloud-amd64 SMP mod_unload \0", 53);
+  const Bytes ko = make_elf({{".BTF", small_btf()}, {".modinfo", Bytes(modinfo.begin(), modinfo.end())}}, ET_REL);
+  for (const Bytes& packed : {xz(ko, false), zstd(ko), gzip(ko)}) {
+    auto opened = open_bytes("mod.ko.x", packed);
+    ASSERT_TRUE(opened.artifact) << opened.error;
+    EXPECT_TRUE(opened.artifact->is_kernel_module());
+    EXPECT_EQ(module_vermagic_release(*opened.artifact), "6.12.9-cloud-amd64");
+    EXPECT_FALSE(opened.artifact->origin.empty());
+  }
+}
+
+TEST(OpenInput, BootImageWithEveryKernelCompression) {
+  const Bytes vmlinux = make_elf({{".BTF", small_btf()}, {"__ksymtab_strings", {'a', 0}}});
+  for (const Bytes& payload : {zstd(vmlinux), lz4_legacy(vmlinux), gzip(vmlinux), xz(vmlinux, false), xz(vmlinux, true),
+                               bzip2(vmlinux), lz4_frame(vmlinux)}) {
+    auto opened = open_bytes("vmlinuz", bzimage(payload));
+    ASSERT_TRUE(opened.artifact) << opened.error;
+    EXPECT_TRUE(opened.artifact->is_vmlinux());
+    EXPECT_NE(opened.artifact->origin.find("bzImage payload"), std::string::npos) << opened.artifact->origin;
+  }
+}
+
+TEST(OpenInput, UnrecognisedInputIsOneLine) {
+  auto opened = open_bytes("notes.txt", Bytes{'h', 'e', 'l', 'l', 'o'});
+  EXPECT_FALSE(opened.artifact);
+  EXPECT_NE(opened.error.find("notes.txt"), std::string::npos);
+  EXPECT_EQ(opened.error.find('\n'), std::string::npos);
+  auto missing = open_input("/nonexistent/elfmeta-input");
+  EXPECT_FALSE(missing.artifact);
+  EXPECT_NE(missing.error.find("No such file"), std::string::npos);
+}
+
+TEST(OpenInput, CorruptCompressionIsAnError) {
+  Bytes packed = zstd(small_btf());
+  packed.resize(packed.size() - 3);
+  auto opened = open_bytes("blob.zst", packed);
+  EXPECT_FALSE(opened.artifact);
+  EXPECT_NE(opened.error.find("zstd"), std::string::npos) << opened.error;
+}
+
+TEST(OpenInput, DamagedElfIsAnError) {
+  Bytes elf = make_elf({{".BTF", small_btf()}});
+  elf.resize(80);  // section headers cut off
+  auto opened = open_bytes("broken.o", elf);
+  EXPECT_FALSE(opened.artifact);
+  EXPECT_NE(opened.error.find("broken.o"), std::string::npos);
+}
+
+TEST(OpenInput, SysfsModuleBlobImpliesTheVmlinuxBase) {
+  auto opened = open_bytes("/sys/kernel/btf/ext4", small_btf());
+  ASSERT_TRUE(opened.artifact);
+  EXPECT_EQ(opened.artifact->implied_btf_base, "/sys/kernel/btf/vmlinux");
+  auto base = open_bytes("/sys/kernel/btf/vmlinux", small_btf());
+  EXPECT_FALSE(base.artifact->implied_btf_base);
+}
+
+}  // namespace
+}  // namespace elfmeta::input

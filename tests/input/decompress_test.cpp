@@ -1,0 +1,87 @@
+// Every compression the input layer reads, round-tripped through the
+// reference encoders, plus the failures hostile input must produce.
+#include "input/decompress.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "tests/support/compressors.h"
+
+namespace elfmeta::input {
+namespace {
+
+using namespace elfmeta::testing::compressors;
+
+Bytes sample_data(size_t n) {
+  std::mt19937 rng(42);
+  Bytes b(n);
+  for (size_t i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(i % 251 < 200 ? 'a' + i % 7 : rng());
+  return b;
+}
+
+struct Format {
+  const char* name;
+  Compression kind;
+  Bytes (*encode)(const Bytes&);
+};
+
+const Format kFormats[] = {
+    {"gzip", Compression::Gzip, gzip},
+    {"xz", Compression::Xz, [](const Bytes& b) { return xz(b, false); }},
+    {"lzma", Compression::Lzma, [](const Bytes& b) { return xz(b, true); }},
+    {"bzip2", Compression::Bzip2, bzip2},
+    {"zstd", Compression::Zstd, zstd},
+    {"lz4", Compression::Lz4Frame, lz4_frame},
+    {"lz4legacy", Compression::Lz4Legacy, lz4_legacy},
+};
+
+class Formats : public ::testing::TestWithParam<Format> {};
+
+TEST_P(Formats, RoundTripsAndIgnoresTrailingBytes) {
+  const Format& f = GetParam();
+  const Bytes data = sample_data(9u << 20);  // more than one lz4 legacy chunk
+  Bytes packed = f.encode(data);
+  ASSERT_EQ(detect_compression(packed), f.kind);
+  packed.insert(packed.end(), {0x12, 0x34, 0x56, 0x78});  // a kernel payload's size word
+  const Decompressed out = decompress(f.kind, packed);
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_EQ(out.bytes, data);
+}
+
+TEST_P(Formats, TruncatedStreamIsAnErrorNotACrash) {
+  const Format& f = GetParam();
+  const Bytes data = sample_data(1u << 20);
+  Bytes packed = f.encode(data);
+  packed.resize(packed.size() / 2);
+  const Decompressed out = decompress(f.kind, packed);
+  EXPECT_TRUE(!out.error.empty() || out.bytes.size() < data.size()) << f.name;
+}
+
+TEST_P(Formats, OutputIsCapped) {
+  const Format& f = GetParam();
+  const Bytes packed = f.encode(sample_data(4u << 20));
+  const Decompressed out = decompress(f.kind, packed, 1u << 20);
+  EXPECT_NE(out.error.find("exceeds the limit"), std::string::npos) << f.name << ": " << out.error;
+  EXPECT_LE(out.bytes.size(), 8u << 20);
+}
+
+TEST_P(Formats, GarbageAfterMagicIsAnError) {
+  const Format& f = GetParam();
+  Bytes packed = f.encode(sample_data(4096));
+  const size_t keep = f.kind == Compression::Lzma ? 13 : 6;
+  for (size_t i = keep; i < packed.size(); ++i) packed[i] = static_cast<uint8_t>(i * 131);
+  const Decompressed out = decompress(f.kind, packed);
+  EXPECT_TRUE(!out.error.empty() || out.bytes != sample_data(4096)) << f.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, Formats, ::testing::ValuesIn(kFormats),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Compression, UnknownBytesAreNotCompressed) {
+  EXPECT_EQ(detect_compression(Bytes{'h', 'e', 'l', 'l', 'o'}), Compression::None);
+  EXPECT_EQ(detect_compression(Bytes{}), Compression::None);
+}
+
+}  // namespace
+}  // namespace elfmeta::input

@@ -1,0 +1,98 @@
+// Reference encoders (the libraries' own) for every format the input layer
+// decompresses; tests use them to make compressed inputs.
+#pragma once
+
+#include <bzlib.h>
+#include <lz4.h>
+#include <lz4frame.h>
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace elfmeta::testing::compressors {
+
+using Bytes = std::vector<uint8_t>;
+
+inline Bytes gzip(const Bytes& in) {
+  z_stream s{};
+  deflateInit2(&s, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  Bytes out(deflateBound(&s, in.size()) + 64);
+  s.next_in = const_cast<Bytef*>(in.data());
+  s.avail_in = static_cast<uInt>(in.size());
+  s.next_out = out.data();
+  s.avail_out = static_cast<uInt>(out.size());
+  deflate(&s, Z_FINISH);
+  out.resize(s.total_out);
+  deflateEnd(&s);
+  return out;
+}
+
+inline Bytes xz(const Bytes& in, bool alone) {
+  Bytes out(in.size() + 4096);
+  size_t pos = 0;
+  if (!alone) {
+    if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, nullptr, in.data(), in.size(), out.data(), &pos, out.size()) != LZMA_OK)
+      return {};
+  } else {
+    lzma_options_lzma opt;
+    lzma_lzma_preset(&opt, 6);
+    lzma_stream s = LZMA_STREAM_INIT;
+    if (lzma_alone_encoder(&s, &opt) != LZMA_OK) return {};
+    s.next_in = in.data();
+    s.avail_in = in.size();
+    s.next_out = out.data();
+    s.avail_out = out.size();
+    if (lzma_code(&s, LZMA_FINISH) != LZMA_STREAM_END) return {};
+    pos = s.total_out;
+    lzma_end(&s);
+  }
+  out.resize(pos);
+  return out;
+}
+
+inline Bytes bzip2(const Bytes& in) {
+  Bytes out(in.size() + in.size() / 100 + 700);
+  unsigned len = static_cast<unsigned>(out.size());
+  BZ2_bzBuffToBuffCompress(reinterpret_cast<char*>(out.data()), &len,
+                           const_cast<char*>(reinterpret_cast<const char*>(in.data())), static_cast<unsigned>(in.size()),
+                           9, 0, 0);
+  out.resize(len);
+  return out;
+}
+
+inline Bytes zstd(const Bytes& in) {
+  Bytes out(ZSTD_compressBound(in.size()));
+  out.resize(ZSTD_compress(out.data(), out.size(), in.data(), in.size(), 3));
+  return out;
+}
+
+inline Bytes lz4_frame(const Bytes& in) {
+  Bytes out(LZ4F_compressFrameBound(in.size(), nullptr));
+  out.resize(LZ4F_compressFrame(out.data(), out.size(), in.data(), in.size(), nullptr));
+  return out;
+}
+
+// The kernel build's format: magic, then {u32 size, block} per 8 MiB chunk,
+// then (in a bzImage payload) the uncompressed size.
+inline Bytes lz4_legacy(const Bytes& in) {
+  Bytes out{0x02, 0x21, 0x4c, 0x18};
+  constexpr size_t kChunk = 8u << 20;
+  for (size_t pos = 0; pos < in.size(); pos += kChunk) {
+    const int n = static_cast<int>(std::min(kChunk, in.size() - pos));
+    Bytes block(LZ4_compressBound(n));
+    const int c = LZ4_compress_default(reinterpret_cast<const char*>(in.data() + pos), reinterpret_cast<char*>(block.data()),
+                                       n, static_cast<int>(block.size()));
+    const uint32_t c32 = static_cast<uint32_t>(c);
+    out.insert(out.end(), reinterpret_cast<const uint8_t*>(&c32), reinterpret_cast<const uint8_t*>(&c32) + 4);
+    out.insert(out.end(), block.begin(), block.begin() + c);
+  }
+  const uint32_t size = static_cast<uint32_t>(in.size());
+  out.insert(out.end(), reinterpret_cast<const uint8_t*>(&size), reinterpret_cast<const uint8_t*>(&size) + 4);
+  return out;
+}
+
+}  // namespace elfmeta::testing::compressors
