@@ -62,7 +62,17 @@ constexpr uint32_t member_bit_offset(uint32_t offset) { return offset & 0xffffff
 
 // Bytes that follow the 12-byte common part of a record of this kind.
 // nullopt for a kind that cannot be sized.
-std::optional<uint64_t> payload_size(uint32_t kind, uint32_t vlen);
+inline std::optional<uint64_t> payload_size(uint32_t kind, uint32_t vlen) {
+  switch (kind) {
+    case kInt: case kVar: case kDeclTag: return 4;
+    case kArray: return 12;
+    case kStruct: case kUnion: case kDatasec: case kEnum64: return 12ull * vlen;
+    case kEnum: case kFuncProto: return 8ull * vlen;
+    case kPtr: case kFwd: case kTypedef: case kVolatile: case kConst: case kRestrict: case kFunc: case kFloat:
+    case kTypeTag: return 0;
+    default: return std::nullopt;
+  }
+}
 
 constexpr bool is_modifier(uint32_t kind) {
   return kind == kTypedef || kind == kVolatile || kind == kConst || kind == kRestrict || kind == kTypeTag;

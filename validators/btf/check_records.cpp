@@ -3,6 +3,7 @@
 // of a record is reported, not only the first.
 #include "btf/check_records.h"
 
+#include <algorithm>
 #include <string>
 
 #include "btf/btf_rules.h"
@@ -118,25 +119,25 @@ class RecordChecker {
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const Member m = member_at(t, i);
       const uint64_t at = item_offset(12, i);
-      const std::string which = "member " + std::to_string(i);
+      auto which = [i] { return "member " + std::to_string(i); };
       // Like the kernel, report the first problem of each member.
       const uint32_t offset = member_bit_offset_of(t, m);
       if (!btf_.name_offset_valid(m.name_off)) {
-        f_.at_type(rules::STR_007, id, which + " name_off " + hex(m.name_off) + " is outside the strings", at);
+        f_.at_type(rules::STR_007, id, which() + " name_off " + hex(m.name_off) + " is outside the strings", at);
       } else if (!identifier_ok(m.name_off, false)) {
-        f_.at_type(rules::AGG_003, id, which + " name " + name_problem(m.name_off), at);
+        f_.at_type(rules::AGG_003, id, which() + " name " + name_problem(m.name_off), at);
       } else if (m.type == 0 || m.type > kMaxTypeId) {
-        f_.at_type(rules::AGG_004, id, which + " has type " + std::to_string(m.type), at + 4);
+        f_.at_type(rules::AGG_004, id, which() + " has type " + std::to_string(m.type), at + 4);
       } else if (is_union && offset) {
-        f_.at_type(rules::AGG_005, id, which + " of a union is at bit offset " + std::to_string(offset), at + 8);
+        f_.at_type(rules::AGG_005, id, which() + " of a union is at bit offset " + std::to_string(offset), at + 8);
       } else if (last_offset > offset) {
         f_.at_type(rules::AGG_006, id,
-                   which + " at bit " + std::to_string(offset) + " comes after a member at bit " +
+                   which() + " at bit " + std::to_string(offset) + " comes after a member at bit " +
                        std::to_string(last_offset),
                    at + 8);
       } else if (roundup_bytes(offset) > t.size()) {
         f_.at_type(rules::AGG_007, id,
-                   which + " at bit " + std::to_string(offset) + " starts past the " + std::to_string(t.size()) +
+                   which() + " at bit " + std::to_string(offset) + " starts past the " + std::to_string(t.size()) +
                        "-byte size",
                    at + 8);
       } else {
@@ -178,6 +179,21 @@ class RecordChecker {
   void check_func_proto(uint32_t id, TypeRef t) {
     if (t.name_off()) f_.at_type(rules::PROTO_002, id, "FUNC_PROTO has name_off " + hex(t.name_off()));
     if (t.kflag()) f_.at_type(rules::PROTO_002, id, "kind_flag is set", 4);
+    // The kernel checks parameter names in its reference pass (so only for
+    // BPF_BTF_LOAD); they are strings, best read in this sequential pass.
+    for (uint32_t i = 0; i < t.vlen(); ++i) {
+      const Param p = param_at(t, i);
+      if (!p.name_off || (i + 1 == t.vlen() && !p.type)) continue;
+      if (!btf_.name_offset_valid(p.name_off))
+        f_.at_type(rules::PROTO_006, id,
+                   "parameter " + std::to_string(i + 1) + " name_off " + hex(p.name_off) + " is outside the strings",
+                   12 + 8ull * i);
+      else if (!valid_identifier(name(p.name_off)))
+        f_.at_type(rules::PROTO_006, id,
+                   "parameter " + std::to_string(i + 1) + " name '" + printable(name(p.name_off)) + "' " +
+                       identifier_problem(name(p.name_off)),
+                   12 + 8ull * i);
+    }
   }
 
   void check_var(uint32_t id, TypeRef t) {
@@ -205,27 +221,27 @@ class RecordChecker {
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const VarSecInfo e = secinfo_at(t, i);
       const uint64_t at = item_offset(12, i);
-      const std::string which = "entry " + std::to_string(i);
+      auto which = [i] { return "entry " + std::to_string(i); };
       // Like the kernel, report the first problem of each entry.
       if (e.type == 0 || e.type > kMaxTypeId) {
-        f_.at_type(rules::DATASEC_006, id, which + " type is " + std::to_string(e.type), at);
+        f_.at_type(rules::DATASEC_006, id, which() + " type is " + std::to_string(e.type), at);
       } else if (e.offset < last_end) {
         f_.at_type(rules::DATASEC_007, id,
-                   which + " at offset " + std::to_string(e.offset) + " starts before the previous entry ends at " +
+                   which() + " at offset " + std::to_string(e.offset) + " starts before the previous entry ends at " +
                        std::to_string(last_end),
                    at + 4);
       } else if (e.offset >= size) {
         f_.at_type(rules::DATASEC_008, id,
-                   which + " at offset " + std::to_string(e.offset) + " is not inside the " + std::to_string(size) +
+                   which() + " at offset " + std::to_string(e.offset) + " is not inside the " + std::to_string(size) +
                        "-byte section",
                    at + 4);
       } else if (e.size == 0 || e.size > size) {
-        f_.at_type(rules::DATASEC_009, id, which + " size is " + std::to_string(e.size), at + 8);
+        f_.at_type(rules::DATASEC_009, id, which() + " size is " + std::to_string(e.size), at + 8);
       } else {
         last_end = uint64_t(e.offset) + e.size;
         if (last_end > size)
           f_.at_type(rules::DATASEC_009, id,
-                     which + " ends at " + std::to_string(last_end) + ", past the " + std::to_string(size) +
+                     which() + " ends at " + std::to_string(last_end) + ", past the " + std::to_string(size) +
                          "-byte section",
                      at + 8);
       }
@@ -253,9 +269,42 @@ class RecordChecker {
 
 }  // namespace
 
+namespace {
+
+// Names are scattered over the string section; ask for those of a record a
+// few records ahead so that reading them overlaps with checking this one.
+void prefetch_names(const Btf& btf, uint32_t id) {
+  const TypeRef t = btf.type(id);
+  auto fetch = [&](uint32_t off) {
+    if (off && btf.name_offset_valid(off)) __builtin_prefetch(btf.string_at(off));
+  };
+  fetch(t.name_off());
+  const uint32_t items = std::min<uint32_t>(t.vlen(), 8);
+  switch (t.kind()) {
+    case kStruct: case kUnion:
+      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(3 * i));
+      break;
+    case kEnum: case kFuncProto:
+      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(2 * i));
+      break;
+    case kEnum64:
+      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(3 * i));
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
 void check_records(const Btf& btf, Findings& findings) {
   RecordChecker checker(btf, findings);
-  for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) checker.check(id);
+  constexpr uint32_t kAhead = 16;
+  const uint32_t end = btf.type_count();
+  for (uint32_t id = btf.first_id(); id < end; ++id) {
+    if (id + kAhead < end) prefetch_names(btf, id + kAhead);
+    checker.check(id);
+  }
 }
 
 }  // namespace elfmeta::btf

@@ -43,6 +43,21 @@ void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint6
   emit(rule, std::move(loc), std::move(message));
 }
 
+void Findings::absorb(const Findings& other, std::vector<Diagnostic>& diagnostics) {
+  for (auto& d : diagnostics) sink_.report(std::move(d));
+  diagnostics.clear();
+  errors_ += other.errors_;
+  findings_ += other.findings_;
+  for (const auto& [rule, count] : other.per_rule_) per_rule_[rule] += count;
+  for (size_t i = 0; i < flagged_.size() && i < other.flagged_.size(); ++i) flagged_[i] |= other.flagged_[i];
+}
+
+bool Findings::any_flagged() const {
+  for (uint8_t f : flagged_)
+    if (f) return true;
+  return false;
+}
+
 void Findings::finish() {
   for (const auto& [rule, count] : per_rule_)
     if (count > kPerRuleLimit)

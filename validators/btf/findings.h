@@ -48,6 +48,11 @@ class Findings {
     if (btf_ && btf_->is_own(id)) flagged_[id - btf_->first_id()] = 1;
   }
 
+  // Take over the findings another Findings (for the same blob) collected
+  // into `diagnostics`, with its counts and flags.
+  void absorb(const Findings& other, std::vector<Diagnostic>& diagnostics);
+  bool any_flagged() const;
+
   Severity effective(const Rule& rule) const;
   size_t errors() const { return errors_; }
   size_t findings() const { return findings_; }

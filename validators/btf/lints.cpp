@@ -20,7 +20,7 @@ class Linter {
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       if (f_.flagged(id)) continue;
       const TypeRef t = btf_.type(id);
-      check_name_start(id, t.name_off(), "name", 0);
+      check_name_start(id, t.name_off(), "type", -1, 0);
       switch (t.kind()) {
         case kInt: lint_int(id, t); break;
         case kStruct:
@@ -37,15 +37,18 @@ class Linter {
 
  private:
   // Producers point names at the start of a string.
-  void check_name_start(uint32_t id, uint32_t off, const std::string& what, uint64_t at) {
+  // `item` is the member/enumerator index, or -1 for the record's own name.
+  void check_name_start(uint32_t id, uint32_t off, const char* what, int64_t item, uint64_t at) {
     if (off == 0 || !btf_.name_offset_valid(off)) return;
     const Btf* owner = btf_.string_owner(off);
     const uint32_t rel = off - owner->string_start();
     if (rel == 0) return;
     const char* s = owner->string_at(off);
     if (s[-1] != 0)
-      f_.at_type(rules::STR_008, id, what + " offset " + hex(off) + " points into the middle of a string ('" +
-                                         printable(s) + "')", at);
+      f_.at_type(rules::STR_008, id,
+                 std::string(what) + (item >= 0 ? " " + std::to_string(item) : "") + " name offset " + hex(off) +
+                     " points into the middle of a string ('" + printable(s) + "')",
+                 at);
   }
 
   void lint_int(uint32_t id, TypeRef t) {
@@ -65,7 +68,7 @@ class Linter {
     bool has_bitfield = false;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const Member m = member_at(t, i);
-      check_name_start(id, m.name_off, "member " + std::to_string(i) + " name", 12 + 12ull * i);
+      check_name_start(id, m.name_off, "member", i, 12 + 12ull * i);
       has_bitfield |= member_bitfield_size_of(t, m) != 0;
     }
     if (t.kflag() && !has_bitfield) f_.at_type(rules::AGG_017, id, "kind_flag is set but no member is a bitfield", 4);
@@ -81,7 +84,7 @@ class Linter {
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const EnumValue e = enum_at(t, i);
       const uint64_t at = 12 + (wide ? 12ull : 8ull) * i;
-      check_name_start(id, e.name_off, "enumerator " + std::to_string(i) + " name", at);
+      check_name_start(id, e.name_off, "enumerator", i, at);
       if (size >= 8 || (!wide && size >= 4)) continue;
       const unsigned bits = size * 8;
       bool fits;

@@ -1,23 +1,57 @@
 // The kernel's name rules for BTF records.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
+
+#include "core/kernel_ctype.h"
 
 namespace elfmeta::btf {
 
 // KSYM_NAME_LEN: 512 since Linux 6.1 (128 before).
 inline constexpr size_t kMaxNameLength = 512;
 
+namespace detail {
+constexpr std::array<bool, 256> identifier_chars(bool first) {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = (first ? kctype::isalpha(static_cast<uint8_t>(c)) : kctype::isalnum(static_cast<uint8_t>(c))) || c == '_' ||
+           c == '.';
+  return t;
+}
+constexpr std::array<bool, 256> printable_chars() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = kctype::isprint(static_cast<uint8_t>(c));
+  return t;
+}
+inline constexpr std::array<bool, 256> kIdentifierFirst = identifier_chars(true);
+inline constexpr std::array<bool, 256> kIdentifierRest = identifier_chars(false);
+inline constexpr std::array<bool, 256> kPrintable = printable_chars();
+}  // namespace detail
+
 // A C identifier as the kernel checks it: first byte a letter, '_' or '.',
-// then letters, digits, '_' or '.', NUL within kMaxNameLength bytes. Letters
-// are those of the kernel's Latin-1 ctype table.
-bool valid_identifier(const char* s);
-// A DATASEC name (Linux 6.9+): non-empty, printable bytes, NUL within the limit.
-bool valid_section_name(const char* s);
+// then letters, digits, '_' or '.', at most kMaxNameLength bytes. Letters are
+// those of the kernel's Latin-1 ctype table. `s` must be NUL-terminated.
+inline bool valid_identifier(const char* s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s);
+  if (!detail::kIdentifierFirst[p[0]]) return false;
+  size_t i = 1;
+  while (detail::kIdentifierRest[p[i]]) ++i;  // NUL is not an identifier byte
+  return p[i] == 0 && i <= kMaxNameLength;
+}
+
+// A DATASEC name (Linux 6.9+): non-empty, printable bytes, at most the limit.
+inline bool valid_section_name(const char* s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s);
+  size_t i = 0;
+  while (detail::kPrintable[p[i]]) ++i;
+  return i && p[i] == 0 && i <= kMaxNameLength;
+}
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",
-// "has byte '\x24' at 1".
+// "has byte '\x24' at position 1".
 std::string identifier_problem(const char* s);
 std::string section_name_problem(const char* s);
 

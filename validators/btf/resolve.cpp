@@ -8,21 +8,6 @@
 
 namespace elfmeta::btf {
 
-Visit ResolveState::state(uint32_t id) const {
-  // Base types count as resolved (the kernel never resolves into a base);
-  // one whose own resolution failed stays failed.
-  if (id < btf->first_id()) return base && base->state(id) == Visit::Poisoned ? Visit::Poisoned : Visit::Resolved;
-  return visit[id - btf->first_id()];
-}
-uint32_t ResolveState::resolved_id(uint32_t id) const {
-  if (id < btf->first_id()) return base ? base->resolved_id(id) : 0;
-  return ids[id - btf->first_id()];
-}
-uint32_t ResolveState::resolved_size(uint32_t id) const {
-  if (id < btf->first_id()) return base ? base->resolved_size(id) : 0;
-  return sizes[id - btf->first_id()];
-}
-
 namespace {
 
 constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
@@ -114,8 +99,15 @@ class Resolver {
   Step check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m);
   Step check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt, uint32_t mt_id,
                        bool kflag);
-  // A referenced id that does not exist or is a source-only kind.
-  bool bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at);
+  // A referenced id that does not exist or is a source-only kind; `what`
+  // names the reference, and is only called to report one.
+  template <typename What>
+  bool bad_reference(uint32_t from, uint32_t ref, What what, uint64_t at) {
+    if (exists(ref) && !source_only(type(ref))) return false;
+    report_bad_reference(from, ref, what(), at);
+    return true;
+  }
+  void report_bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at);
 
   bool resolve(uint32_t root);
   void check_func_proto(uint32_t id);
@@ -180,17 +172,12 @@ void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
   st_.visit[local] = Visit::Resolved;
 }
 
-bool Resolver::bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at) {
-  if (!exists(ref)) {
+void Resolver::report_bad_reference(uint32_t from, uint32_t ref, const std::string& what, uint64_t at) {
+  if (!exists(ref))
     f_.at_type(rules::TYPE_007, from,
                what + " " + std::to_string(ref) + " does not exist (" + std::to_string(btf_.type_count()) + " types)", at);
-    return true;
-  }
-  if (source_only(type(ref))) {
+  else
     f_.at_type(rules::TYPE_012, from, what + " " + describe(ref) + " is a source-only kind", at);
-    return true;
-  }
-  return false;
 }
 
 Step Resolver::resolve_step(Frame& v) {
@@ -215,7 +202,7 @@ Step Resolver::resolve_step(Frame& v) {
 
 Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
   uint32_t next_id = t.type();
-  if (bad_reference(v.id, next_id, "target", 8)) return Step::Failed;
+  if (bad_reference(v.id, next_id, [] { return std::string("target"); }, 8)) return Step::Failed;
   if (poisoned(next_id)) return Step::Poisoned;
   TypeRef next = type(next_id);
   if (!sink(next) && !resolved(next_id)) return push(next_id);
@@ -246,7 +233,7 @@ Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
 
 Step Resolver::resolve_var(const Frame& v, TypeRef t) {
   const uint32_t next_id = t.type();
-  if (bad_reference(v.id, next_id, "type", 8)) return Step::Failed;
+  if (bad_reference(v.id, next_id, [] { return std::string("type"); }, 8)) return Step::Failed;
   if (poisoned(next_id)) return Step::Poisoned;
   const TypeRef next = type(next_id);
   if (!sink(next) && !resolved(next_id)) return push(next_id);
@@ -266,7 +253,7 @@ Step Resolver::resolve_var(const Frame& v, TypeRef t) {
 
 Step Resolver::resolve_array(const Frame& v, TypeRef t) {
   const uint32_t elem_id = t.payload(0), index_id = t.payload(1), nelems = t.payload(2);
-  if (bad_reference(v.id, index_id, "index type", 16)) return Step::Failed;
+  if (bad_reference(v.id, index_id, [] { return std::string("index type"); }, 16)) return Step::Failed;
   if (poisoned(index_id)) return Step::Poisoned;
   const TypeRef index = type(index_id);
   if (nosize(index)) {
@@ -282,7 +269,7 @@ Step Resolver::resolve_array(const Frame& v, TypeRef t) {
                16);
     return Step::Failed;
   }
-  if (bad_reference(v.id, elem_id, "element type", 12)) return Step::Failed;
+  if (bad_reference(v.id, elem_id, [] { return std::string("element type"); }, 12)) return Step::Failed;
   if (poisoned(elem_id)) return Step::Poisoned;
   const TypeRef elem = type(elem_id);
   if (nosize(elem)) {
@@ -319,7 +306,7 @@ Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
   for (uint32_t i = v.next_item; i < t.vlen(); ++i) {
     const Member m = member_at(t, i);
     const uint64_t at = 12 + 12ull * i;
-    if (bad_reference(v.id, m.type, "member " + std::to_string(i) + " type", at + 4)) return Step::Failed;
+    if (bad_reference(v.id, m.type, [i] { return "member " + std::to_string(i) + " type"; }, at + 4)) return Step::Failed;
     if (poisoned(m.type)) return Step::Poisoned;
     const TypeRef mt = type(m.type);
     if (nosize(mt)) {
@@ -346,9 +333,8 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
                                uint32_t mt_id, bool kflag) {
   const uint64_t at = 12 + 12ull * index;
   const uint32_t struct_size = agg.size();
-  const std::string which = "member " + std::to_string(index);
   auto fail = [&](const Rule& rule, const std::string& message) {
-    f_.at_type(rule, agg_id, which + " (" + describe(m.type) + ") " + message, at + 8);
+    f_.at_type(rule, agg_id, "member " + std::to_string(index) + " (" + describe(m.type) + ") " + message, at + 8);
     return Step::Failed;
   };
   const uint32_t k = mt.kind();
@@ -584,26 +570,18 @@ void Resolver::check_func_proto(uint32_t id) {
   for (uint32_t i = 0; i < nargs; ++i) {
     const Param p = param_at(t, i);
     const uint64_t at = 12 + 8ull * i;
-    const std::string which = "parameter " + std::to_string(i + 1);
+    auto which = [i] { return "parameter " + std::to_string(i + 1); };
     if (!exists(p.type) || source_only(type(p.type))) {
-      f_.at_type(rules::PROTO_005, id, which + " type " + (exists(p.type) ? describe(p.type) : std::to_string(p.type) + " (missing)"), at + 4);
-      continue;
-    }
-    if (p.name_off && (!btf_.name_offset_valid(p.name_off) || !valid_identifier(btf_.string_at(p.name_off)))) {
-      f_.at_type(rules::PROTO_006, id,
-                 which + (btf_.name_offset_valid(p.name_off)
-                              ? " name '" + printable(btf_.name_of(p.name_off)) + "' " + identifier_problem(btf_.string_at(p.name_off))
-                              : " name_off " + hex(p.name_off) + " is outside the strings"),
-                 at);
+      f_.at_type(rules::PROTO_005, id, which() + " type " + (exists(p.type) ? describe(p.type) : std::to_string(p.type) + " (missing)"), at + 4);
       continue;
     }
     if (poisoned(p.type)) continue;
     if (needs_resolve(type(p.type)) && !resolved(p.type) && !resolve(p.type)) return;
     if (!id_size(p.type)) {
       if (p.type == 0)
-        f_.at_type(rules::PROTO_004, id, which + " is a vararg but not the last parameter", at + 4);
+        f_.at_type(rules::PROTO_004, id, which() + " is a vararg but not the last parameter", at + 4);
       else
-        f_.at_type(rules::PROTO_005, id, which + " type " + describe(p.type) + " has no size", at + 4);
+        f_.at_type(rules::PROTO_005, id, which() + " type " + describe(p.type) + " has no size", at + 4);
     }
   }
 }

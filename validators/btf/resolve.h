@@ -25,9 +25,20 @@ struct ResolveState {
   std::vector<uint32_t> sizes;
   std::vector<Visit> visit;
 
-  Visit state(uint32_t id) const;
-  uint32_t resolved_id(uint32_t id) const;
-  uint32_t resolved_size(uint32_t id) const;
+  // Base types count as resolved (the kernel never resolves into a base);
+  // one whose own resolution failed stays failed.
+  Visit state(uint32_t id) const {
+    if (id >= btf->first_id()) return visit[id - btf->first_id()];
+    return base && base->state(id) == Visit::Poisoned ? Visit::Poisoned : Visit::Resolved;
+  }
+  uint32_t resolved_id(uint32_t id) const {
+    if (id >= btf->first_id()) return ids[id - btf->first_id()];
+    return base ? base->resolved_id(id) : 0;
+  }
+  uint32_t resolved_size(uint32_t id) const {
+    if (id >= btf->first_id()) return sizes[id - btf->first_id()];
+    return base ? base->resolved_size(id) : 0;
+  }
 };
 
 // Types already flagged by the record checks are treated as failed up front.

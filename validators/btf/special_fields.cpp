@@ -439,14 +439,27 @@ bool FieldScanner::parse_record(uint32_t id, Record& rec) {
 void FieldScanner::run() {
   // The trigger set: the first STRUCT of each special name, and every
   // pointer that is a kptr.
+  static constexpr std::string_view kTriggerNames[] = {"bpf_spin_lock", "bpf_list_head", "bpf_list_node",
+                                                       "bpf_rb_root",   "bpf_rb_node",   "bpf_refcount"};
+  uint32_t first_of_name[std::size(kTriggerNames)] = {};
   std::vector<uint32_t> triggers;
-  for (const char* n : {"bpf_spin_lock", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node", "bpf_refcount"})
-    if (int32_t id = find_struct_by_name(n); id > 0) triggers.push_back(static_cast<uint32_t>(id));
   const uint32_t n = btf_.type_count();
   for (uint32_t i = 1; i < n; ++i) {
-    FieldInfo tmp;
-    if (find_kptr(btf_.type(i), 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
+    const TypeRef t = btf_.type(i);
+    const uint32_t k = t.kind();
+    if (k == kStruct) {
+      const char* s = btf_.string_at(t.name_off());
+      if (!s || std::strncmp(s, "bpf_", 4) != 0) continue;
+      for (size_t j = 0; j < std::size(kTriggerNames); ++j)
+        if (!first_of_name[j] && kTriggerNames[j] == s) first_of_name[j] = i;
+    } else if (k == kPtr || k == kVolatile) {
+      FieldInfo tmp;
+      if (find_kptr(t, 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
+      failure_ = {};
+    }
   }
+  for (uint32_t id : first_of_name)
+    if (id) triggers.push_back(id);
   if (triggers.empty()) return;
   std::sort(triggers.begin(), triggers.end());
 

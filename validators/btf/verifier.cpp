@@ -1,5 +1,7 @@
 #include "btf/verifier.h"
 
+#include <thread>
+
 #include "btf/check_records.h"
 #include "btf/findings.h"
 #include "btf/lints.h"
@@ -8,6 +10,9 @@
 #include "btf/type_tags.h"
 
 namespace elfmeta::btf {
+
+// Below this many types a second thread costs more than it saves.
+constexpr uint32_t kConcurrentChecksFrom = 4096;
 
 CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, const CheckOptions& options,
                      const std::string& artifact, const std::string& section, DiagnosticSink& sink) {
@@ -24,17 +29,41 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   out.btf = std::make_unique<Btf>(std::move(*parsed));
   const Btf& btf = *out.btf;
   f.set_btf(&btf);
-  check_records(btf, f);
+  const bool base_resolved = !base || base->resolve;
+  const ResolveState* base_state = base ? base->resolve.get() : nullptr;
+  bool resolved = false;
+  if (btf.types_complete() && base_resolved && btf.own_count() >= kConcurrentChecksFrom) {
+    // The record checks and the reference pass read the same types but are
+    // independent when no record fails: run them on two cores, and redo the
+    // reference pass (which must skip failed records) only if one failed.
+    DiagnosticList record_diagnostics, resolve_diagnostics;
+    Findings records(ctx, record_diagnostics), references(ctx, resolve_diagnostics);
+    records.set_btf(&btf);
+    references.set_btf(&btf);
+    std::thread record_thread([&] { check_records(btf, records); });
+    auto state = std::make_unique<ResolveState>();
+    resolve_types(btf, base_state, *state, references);
+    record_thread.join();
+    f.absorb(records, record_diagnostics.items());
+    if (!records.any_flagged()) {
+      f.absorb(references, resolve_diagnostics.items());
+      out.resolve = std::move(state);
+      resolved = true;
+    }
+  } else {
+    check_records(btf, f);
+  }
 
   if (btf.types_complete()) {
-    const bool base_resolved = !base || base->resolve;
     auto reference_pass = [&] {
       if (!base_resolved) {
         f.note("reference pass skipped: the base BTF could not be resolved");
         return;
       }
-      out.resolve = std::make_unique<ResolveState>();
-      resolve_types(btf, base ? base->resolve.get() : nullptr, *out.resolve, f);
+      if (!resolved) {
+        out.resolve = std::make_unique<ResolveState>();
+        resolve_types(btf, base_state, *out.resolve, f);
+      }
       for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id)
         if (out.resolve->state(id) == Visit::Poisoned) f.flag(id);
     };

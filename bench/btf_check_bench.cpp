@@ -1,0 +1,131 @@
+// Speed of elfmeta's full kernel-equivalent BTF check on a whole vmlinux BTF,
+// against libbpf's btf__new (which only checks layout) and the kernel's own
+// BPF_BTF_LOAD, all on the same bytes in one process; prints the ratios.
+//
+//   bench/btf_check_bench [--btf FILE] [google benchmark flags]
+// FILE defaults to /sys/kernel/btf/vmlinux.
+#include <benchmark/benchmark.h>
+#include <bpf/btf.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "btf/artifact_check.h"
+#include "btf/verifier.h"
+#include "input/artifact.h"
+#include "oracle/kernel_btf_oracle.h"
+
+namespace {
+
+std::vector<uint8_t> g_blob;
+
+void BM_ReadBytesOnce(benchmark::State& state) {
+  for (auto _ : state) {
+    uint64_t sum = 0;
+    const uint64_t* p = reinterpret_cast<const uint64_t*>(g_blob.data());
+    for (size_t i = 0; i < g_blob.size() / 8; ++i) sum += p[i];
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
+}
+
+class NullSink final : public elfmeta::DiagnosticSink {
+ public:
+  void report(elfmeta::Diagnostic) override {}
+};
+
+void BM_ElfmetaKernelCheck(benchmark::State& state) {
+  NullSink sink;
+  elfmeta::btf::CheckOptions options;
+  options.lints = state.range(0);
+  for (auto _ : state) {
+    auto checked = elfmeta::btf::check_btf(g_blob, nullptr, options, "vmlinux", "", sink);
+    if (checked.errors) state.SkipWithError("the blob has errors");
+    benchmark::DoNotOptimize(checked);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
+}
+
+void BM_LibbpfBtfNew(benchmark::State& state) {
+  for (auto _ : state) {
+    struct btf* btf = btf__new(g_blob.data(), static_cast<uint32_t>(g_blob.size()));
+    if (!btf) state.SkipWithError("btf__new failed");
+    benchmark::DoNotOptimize(btf);
+    btf__free(btf);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
+}
+
+void BM_KernelBtfLoad(benchmark::State& state) {
+  if (!elfmeta::oracle::kernel_btf_oracle_available()) {
+    state.SkipWithError("BPF_BTF_LOAD not permitted here");
+    return;
+  }
+  for (auto _ : state) {
+    auto v = elfmeta::oracle::kernel_btf_load(g_blob, false);
+    if (!v.accepted) state.SkipWithError("the kernel rejected the blob");
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
+}
+
+// Collects each benchmark's time per iteration for the ratios.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& r : runs)
+      if (!r.error_occurred && r.run_type == Run::RT_Iteration) times[r.benchmark_name()] = r.GetAdjustedRealTime();
+  }
+  std::map<std::string, double> times;  // in the reporter's time unit (ms)
+};
+
+}  // namespace
+
+BENCHMARK(BM_ReadBytesOnce)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ElfmetaKernelCheck)->Arg(0)->Arg(1)->ArgName("lints")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LibbpfBtfNew)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KernelBtfLoad)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+int main(int argc, char** argv) {
+  std::string path = "/sys/kernel/btf/vmlinux";
+  std::vector<char*> args{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--btf") && i + 1 < argc)
+      path = argv[++i];
+    else
+      args.push_back(argv[i]);
+  }
+  auto opened = elfmeta::input::open_input(path);
+  if (!opened.artifact) {
+    std::cerr << "btf_check_bench: " << opened.error << "\n";
+    return 2;
+  }
+  auto where = elfmeta::btf::locate_btf(*opened.artifact);
+  if (!where) {
+    std::cerr << "btf_check_bench: " << path << " has no BTF\n";
+    return 2;
+  }
+  g_blob.assign(where->data.begin(), where->data.end());
+  std::cout << "input: " << path << " (" << g_blob.size() << " bytes of BTF)\n";
+
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  auto t = [&](const std::string& name) {
+    for (const auto& [run, ms] : reporter.times)
+      if (run == name || run.rfind(name + "/", 0) == 0) return ms;
+    return 0.0;
+  };
+  const double ours = t("BM_ElfmetaKernelCheck/lints:0"), libbpf = t("BM_LibbpfBtfNew"), kernel = t("BM_KernelBtfLoad");
+  std::printf("\nelfmeta full kernel-equivalent check: %.3f ms\n", ours);
+  if (libbpf > 0) std::printf("ratio elfmeta / libbpf btf__new:     %.2fx (target <= 1.5x)\n", ours / libbpf);
+  if (kernel > 0) std::printf("ratio elfmeta / kernel BPF_BTF_LOAD: %.3fx (target <= 0.1x)\n", ours / kernel);
+  if (t("BM_ReadBytesOnce") > 0) std::printf("ratio elfmeta / reading the bytes:   %.1fx\n", ours / t("BM_ReadBytesOnce"));
+  return 0;
+}

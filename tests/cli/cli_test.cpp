@@ -1,0 +1,150 @@
+// The CLI contract: exit status 0/1/2, one-line errors, unreadable inputs do
+// not stop the others, JSON output, rules/explain/dump, and docs/rules in sync.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "synth/btf_builder.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+CliRun elfmeta(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path() / ("elfmeta-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cmd = std::string(ELFMETA_CLI) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+  CliRun r;
+  const int raw = std::system(cmd.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  return r;
+}
+
+std::string write_blob(const std::string& name, const std::vector<uint8_t>& bytes) {
+  const fs::path p = fs::temp_directory_path() / ("elfmeta-cli-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  return p.string();
+}
+
+std::string sample() { return std::string(ELFMETA_SOURCE_DIR) + "/samples/sample.btf"; }
+
+std::string broken_blob() {
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  b.add_ptr(99);
+  return write_blob("broken.btf", b.build());
+}
+
+TEST(Cli, CleanInputExitsZero) {
+  const CliRun r = elfmeta("check " + sample());
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 errors"), std::string::npos);
+  EXPECT_NE(r.out.find("kernel 6.18"), std::string::npos);
+}
+
+TEST(Cli, FindingsExitOne) {
+  const CliRun r = elfmeta("check " + broken_blob());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("[type 2 PTR]: error:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[BTF-TYPE-007]"), std::string::npos);
+}
+
+TEST(Cli, UnreadableInputIsOneLineAndTheRestIsChecked) {
+  const CliRun r = elfmeta("check /nonexistent/input " + broken_blob());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/input"), std::string::npos);
+  EXPECT_NE(r.out.find("BTF-TYPE-007"), std::string::npos) << "the readable input was not checked";
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  for (const char* args : {"", "frobnicate", "check", "check --format yaml x", "check --kernel 5.4 x",
+                           "check --consumer libbpf x", "explain NO-SUCH-RULE", "check --bogus x"}) {
+    const CliRun r = elfmeta(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_FALSE(r.err.empty()) << args;
+  }
+}
+
+TEST(Cli, WerrorTurnsWarningsIntoFailure) {
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  b.add_struct("s", 4, {{"a", 1, 0}}, /*kflag=*/true);  // BTF-AGG-017, a warning
+  const std::string path = write_blob("lint.btf", b.build());
+  EXPECT_EQ(elfmeta("check " + path).status, 0);
+  EXPECT_EQ(elfmeta("check --Werror " + path).status, 1);
+}
+
+TEST(Cli, JsonIsOneObjectPerLineWithASummary) {
+  const CliRun r = elfmeta("check --format json " + broken_blob() + " " + sample());
+  std::istringstream lines(r.out);
+  std::string line, last;
+  size_t diagnostics = 0;
+  while (std::getline(lines, line)) {
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line.front(), '{');
+    EXPECT_EQ(line.back(), '}');
+    if (line.find("\"type\":\"diagnostic\"") != std::string::npos) ++diagnostics;
+    last = line;
+  }
+  EXPECT_GE(diagnostics, 1u);
+  EXPECT_NE(last.find("\"type\":\"summary\""), std::string::npos);
+  EXPECT_NE(last.find("\"inputs\":2"), std::string::npos);
+}
+
+TEST(Cli, RulesExplainAndDump) {
+  const CliRun rules = elfmeta("rules");
+  EXPECT_EQ(rules.status, 0);
+  EXPECT_NE(rules.out.find("BTF-DATASEC-007"), std::string::npos);
+  const CliRun json = elfmeta("rules --format json");
+  EXPECT_NE(json.out.find("\"id\":\"BTF-HDR-001\""), std::string::npos);
+  const CliRun explain = elfmeta("explain BTF-REF-008");
+  EXPECT_EQ(explain.status, 0);
+  EXPECT_NE(explain.out.find("Type tags don't precede modifiers"), std::string::npos);
+  const CliRun dump = elfmeta("dump btf " + sample());
+  EXPECT_EQ(dump.status, 0);
+  EXPECT_NE(dump.out.find("[1] ENUM 'sample_state' encoding=UNSIGNED size=4 vlen=3"), std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("'flags' type_id=2 bits_offset=32 bitfield_size=3"), std::string::npos);
+}
+
+// docs/rules/ is generated from the rule tables; it must match them.
+TEST(Cli, RuleDocsAreInSync) {
+  const fs::path out = fs::temp_directory_path() / ("elfmeta-docs-" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  ASSERT_EQ(elfmeta("rules --docs " + out.string()).status, 0);
+  const fs::path committed = fs::path(ELFMETA_SOURCE_DIR) / "docs" / "rules";
+  size_t pages = 0;
+  for (const auto& e : fs::directory_iterator(out)) {
+    ++pages;
+    std::ifstream a(e.path()), b(committed / e.path().filename());
+    std::stringstream sa, sb;
+    sa << a.rdbuf();
+    sb << b.rdbuf();
+    EXPECT_EQ(sa.str(), sb.str()) << e.path().filename() << " differs: run `elfmeta rules --docs docs/rules`";
+  }
+  size_t committed_pages = 0;
+  for (const auto& e : fs::directory_iterator(committed)) committed_pages += e.path().extension() == ".md";
+  EXPECT_EQ(pages, committed_pages) << "docs/rules has pages of rules that no longer exist";
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

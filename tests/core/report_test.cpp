@@ -1,0 +1,68 @@
+#include "core/report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "btf/btf_rules.h"
+#include "core/rule_docs.h"
+
+namespace elfmeta {
+namespace {
+
+Diagnostic sample() {
+  Diagnostic d;
+  d.rule = &btf::rules::AGG_010;
+  d.severity = Severity::Error;
+  d.location = {"vmlinux", ".BTF", 0x1a2c, "type", 1234, "STRUCT", std::string("task_struct")};
+  d.message = "member 3 ends past the 8-byte size";
+  d.notes = {"kernel log: \"Member exceeds struct_size\""};
+  return d;
+}
+
+TEST(Report, TextReadsLikeACompiler) {
+  std::ostringstream out;
+  write_text(out, sample());
+  EXPECT_EQ(out.str(),
+            "vmlinux:.BTF+0x1a2c [type 1234 STRUCT 'task_struct']: error: member 3 ends past the 8-byte size "
+            "[BTF-AGG-010]\n    note: kernel log: \"Member exceeds struct_size\"\n");
+}
+
+TEST(Report, JsonHasTheContractFields) {
+  std::ostringstream out;
+  Diagnostic d = sample();
+  d.message = "quote \" backslash \\ byte \x01";
+  write_json(out, d);
+  const std::string line = out.str();
+  for (const char* field : {"\"rule\":\"BTF-AGG-010\"", "\"severity\":\"error\"", "\"artifact\":\"vmlinux\"",
+                            "\"section\":\".BTF\"", "\"offset\":6700", "\"index\":1234", "\"kind\":\"STRUCT\"",
+                            "\"name\":\"task_struct\"", "quote \\\" backslash \\\\ byte \\u0001"})
+    EXPECT_NE(line.find(field), std::string::npos) << field << " in " << line;
+  EXPECT_EQ(line.back(), '\n');
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+}
+
+TEST(Report, SummaryCountsPerRule) {
+  RunSummary s;
+  s.inputs = 2;
+  s.kernel = "6.18";
+  s.consumer = "bpf-load";
+  s.add({sample(), sample()});
+  std::ostringstream out;
+  write_json_summary(out, s);
+  EXPECT_NE(out.str().find("\"errors\":2"), std::string::npos);
+  EXPECT_NE(out.str().find("\"BTF-AGG-010\":2"), std::string::npos);
+}
+
+TEST(RuleDocs, EveryRuleHasAPageAndAnIndexEntry) {
+  const std::string index = rule_doc_index();
+  for (const Rule* r : all_rules()) {
+    EXPECT_NE(index.find("[" + std::string(r->id) + "](" + std::string(r->id) + ".md)"), std::string::npos) << r->id;
+    const std::string page = rule_doc_page(*r);
+    EXPECT_EQ(page.rfind("# " + std::string(r->id), 0), 0u);
+    EXPECT_NE(page.find(std::string(r->summary)), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace elfmeta
