@@ -46,6 +46,12 @@ Outcome run(const RuleCase& c, bool twin) {
 
 class BtfRuleCase : public ::testing::TestWithParam<RuleCase> {};
 
+}  // namespace
+
+void PrintTo(const RuleCase& c, std::ostream* os) { *os << c.rule; }
+
+namespace {
+
 TEST_P(BtfRuleCase, TriggersExactlyItsRule) {
   const RuleCase& c = GetParam();
   const Outcome o = run(c, false);

@@ -36,6 +36,8 @@ const Format kFormats[] = {
     {"lz4legacy", Compression::Lz4Legacy, lz4_legacy},
 };
 
+void PrintTo(const Format& f, std::ostream* os) { *os << f.name; }
+
 class Formats : public ::testing::TestWithParam<Format> {};
 
 TEST_P(Formats, RoundTripsAndIgnoresTrailingBytes) {
