@@ -127,6 +127,15 @@ class Btf {
     const uint32_t local = id - b->first_id_;
     return TypeRef(b->types_begin_ + b->offsets_[local], b->heads_[local]);
   }
+  // Hints for the passes that follow references: start loading what type
+  // `id` (of this blob) needs, a few types before it is checked.
+  void prefetch_head(uint32_t id) const {
+    if (is_own(id)) __builtin_prefetch(&heads_[id - first_id_]);
+  }
+  void prefetch_record(uint32_t id) const {
+    if (is_own(id)) __builtin_prefetch(types_begin_ + offsets_[id - first_id_]);
+  }
+
   // Byte offset of a record of this blob from the start of the blob.
   uint64_t record_offset(uint32_t id) const {
     return uint64_t(hdr_.hdr_len) + hdr_.type_off + offsets_[id - first_id_];

@@ -44,7 +44,7 @@ class Linter {
     const uint32_t rel = off - owner->string_start();
     if (rel == 0) return;
     const char* s = owner->string_at(off);
-    if (s[-1] != 0)
+    if (*owner->string_at(off - 1) != 0)
       f_.at_type(rules::STR_008, id,
                  std::string(what) + (item >= 0 ? " " + std::to_string(item) : "") + " name offset " + hex(off) +
                      " points into the middle of a string ('" + printable(s) + "')",

@@ -1,5 +1,6 @@
 #include "btf/resolve.h"
 
+#include <algorithm>
 #include <string>
 
 #include "btf/btf_rules.h"
@@ -111,6 +112,8 @@ class Resolver {
 
   bool resolve(uint32_t root);
   void check_func_proto(uint32_t id);
+  void prefetch_references(uint32_t id);
+  static constexpr uint32_t kPrefetchAhead = 8;
 
   std::string describe(uint32_t id) const {
     if (id == 0) return "void";
@@ -595,9 +598,42 @@ void Resolver::run() {
   for (uint32_t i = 0; i < n; ++i)
     if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
   for (uint32_t id = first; id < first + n; ++id) {
+    if (id + kPrefetchAhead < first + n) prefetch_references(id + kPrefetchAhead);
     const TypeRef t = type(id);
     if (needs_resolve(t) && !resolved(id)) resolve(id);
     if (t.kind() == kFuncProto && !f_.flagged(id)) check_func_proto(id);
+  }
+}
+
+// The types a type refers to are scattered over the blob; ask for them (and
+// for the state of what they resolved to) ahead of time.
+void Resolver::prefetch_references(uint32_t id) {
+  const TypeRef t = type(id);
+  auto head = [&](uint32_t ref) {
+    btf_.prefetch_head(ref);
+    if (ref >= btf_.first_id() && ref < btf_.type_count()) __builtin_prefetch(&st_.visit[ref - btf_.first_id()]);
+  };
+  switch (t.kind()) {
+    case kFunc:
+      btf_.prefetch_record(t.type());
+      break;
+    case kStruct:
+    case kUnion:
+      for (uint32_t i = 0, n = std::min<uint32_t>(t.vlen(), 8); i < n; ++i) head(t.payload(3 * i + 1));
+      break;
+    case kFuncProto:
+      head(t.type());
+      for (uint32_t i = 0, n = std::min<uint32_t>(t.vlen(), 6); i < n; ++i) head(t.payload(2 * i + 1));
+      break;
+    case kArray:
+      head(t.payload(0));
+      head(t.payload(1));
+      break;
+    case kDatasec:
+      break;
+    default:
+      if (needs_resolve(t)) head(t.type());
+      break;
   }
 }
 

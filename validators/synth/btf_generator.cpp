@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -117,11 +118,10 @@ class GraphGenerator {
 
   void aggregate(uint32_t kind) {
     const uint32_t n = pick(rng_, 7);
-    std::vector<std::string> names;
+    std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::MemberSpec> members;
     uint32_t offset = 0, size = 0, align = 1;
     bool bitfields = kind == kStruct && chance(rng_, 30);
-    names.reserve(n + 1);
     for (uint32_t i = 0; i < n; ++i) {
       names.push_back(chance(rng_, 10) ? "" : name("m"));
       if (bitfields && chance(rng_, 40)) {
@@ -196,9 +196,8 @@ class GraphGenerator {
     const uint32_t sizes[] = {1, 2, 4, 8};
     const uint32_t size = wide ? 8 : sizes[pick(rng_, 3)];
     const uint32_t n = pick(rng_, 5);
-    std::vector<std::string> names;
+    std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::EnumeratorSpec> values;
-    names.reserve(n);
     for (uint32_t i = 0; i < n; ++i) {
       names.push_back(name("E"));
       values.push_back({names.back(), static_cast<int64_t>(i * 3)});
@@ -210,9 +209,8 @@ class GraphGenerator {
 
   void function() {
     const uint32_t n = pick(rng_, 5);
-    std::vector<std::string> names;
+    std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::ParamSpec> params;
-    names.reserve(n + 1);
     for (uint32_t i = 0; i < n; ++i) {
       names.push_back(name("arg"));
       params.push_back({names.back(), any_sized().id});
@@ -413,9 +411,8 @@ class SpecialFieldsGenerator {
 
   void value_struct() {
     const uint32_t count = 1 + pick(rng_, 5);
-    std::vector<std::string> names;
+    std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::MemberSpec> members;
-    names.reserve(count);
     uint32_t offset = 0, align = 4;
     std::vector<std::pair<uint32_t, int>> roots;  // member index, special index
     std::vector<std::pair<std::string, int>> nodes;  // member name, special index
