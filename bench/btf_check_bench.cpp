@@ -32,13 +32,8 @@ void BM_ReadBytesOnce(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
 }
 
-class NullSink final : public elfmeta::DiagnosticSink {
- public:
-  void report(elfmeta::Diagnostic) override {}
-};
-
 void BM_ElfmetaKernelCheck(benchmark::State& state) {
-  NullSink sink;
+  elfmeta::NullSink sink;
   elfmeta::btf::CheckOptions options;
   options.lints = state.range(0);
   for (auto _ : state) {

@@ -33,11 +33,6 @@ struct LoadedBase {
   std::string error;
 };
 
-class DiscardSink final : public DiagnosticSink {
- public:
-  void report(Diagnostic) override {}
-};
-
 class BaseCache {
  public:
   explicit BaseCache(const btf::CheckOptions& options) : options_(options) {}
@@ -59,7 +54,7 @@ class BaseCache {
       slot->error = path + ": no BTF to use as a base";
       return *slot;
     }
-    DiscardSink discard;
+    NullSink discard;
     slot->checked = btf::check_btf(where->data, below, options_, slot->artifact->name, where->section, discard);
     if (!slot->checked.btf) slot->error = path + ": its BTF header is unreadable, it cannot be a base";
     return *slot;

@@ -28,13 +28,6 @@ bool needs_base(const input::Artifact& a, const BtfLocation& where) {
   return str_len > 0 && start < d.size() && d[start] != 0;
 }
 
-namespace {
-class DiscardSink final : public DiagnosticSink {
- public:
-  void report(Diagnostic) override {}
-};
-}  // namespace
-
 ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* base, const CheckOptions& options,
                                  DiagnosticSink& sink) {
   ArtifactCheck out;

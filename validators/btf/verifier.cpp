@@ -88,13 +88,6 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   return out;
 }
 
-namespace {
-class NullSink final : public DiagnosticSink {
- public:
-  void report(Diagnostic) override {}
-};
-}  // namespace
-
 bool bpf_load_accepts(std::span<const uint8_t> data) {
   NullSink sink;
   CheckOptions options;

@@ -36,6 +36,12 @@ class DiagnosticSink {
   virtual void report(Diagnostic d) = 0;
 };
 
+// Drops every diagnostic: for callers that want only a verdict or a model.
+class NullSink final : public DiagnosticSink {
+ public:
+  void report(Diagnostic) override {}
+};
+
 class DiagnosticList final : public DiagnosticSink {
  public:
   void report(Diagnostic d) override;
