@@ -12,6 +12,7 @@
 #include "btf/verifier.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
+#include "input/artifact.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -135,6 +136,42 @@ RC_GTEST_PROP(HostileInputProperty, ByteOrderDoesNotChangeFindings, ()) {
   const auto a = check(blob), s = check(swapped);
   RC_ASSERT(a.items().size() == s.items().size());
   for (size_t i = 0; i < a.items().size(); ++i) RC_ASSERT(a.items()[i].rule == s.items()[i].rule);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
+
+namespace elfmeta::testing {
+namespace {
+
+std::vector<std::string> rules_of(const std::vector<uint8_t>& blob, bool concurrent) {
+  btf::CheckOptions options;
+  options.concurrent = concurrent;
+  DiagnosticList list;
+  btf::check_btf(blob, nullptr, options, "big", ".BTF", list);
+  std::vector<std::string> out;
+  for (const auto& d : list.items()) out.push_back((d.rule ? std::string(d.rule->id) : "note") + " " + d.message);
+  return out;
+}
+
+// Large blobs are checked on two cores; the findings must not depend on it.
+TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
+  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  if (!vmlinux.artifact) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux on this machine";
+  NullSink ignored;
+  auto checked = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
+  ASSERT_TRUE(checked.btf);
+  const synth::BtfBuilder whole = synth::builder_from(*checked.btf);
+  synth::Rng rng(5);
+  size_t with_errors = 0;
+  for (int i = 0; i < 12; ++i) {
+    const auto m = static_cast<synth::Mutation>(i % synth::kMutationCount);
+    const auto blob = i == 0 ? whole.build() : synth::mutate(whole, rng, m);
+    const auto sequential = rules_of(blob, false);
+    EXPECT_EQ(rules_of(blob, true), sequential) << synth::mutation_name(m);
+    with_errors += !sequential.empty();
+  }
+  EXPECT_GE(with_errors, 3u);
 }
 
 }  // namespace

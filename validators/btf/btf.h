@@ -160,6 +160,12 @@ class Btf {
     off -= b->str_start_;
     return off < b->hdr_.str_len ? reinterpret_cast<const char*>(b->strings_begin_ + off) : nullptr;
   }
+  // End of the string section that holds a valid offset (fast scanners may
+  // read up to it).
+  const char* string_section_end(uint32_t off) const {
+    const Btf* b = string_owner(off);
+    return reinterpret_cast<const char*>(b->strings_begin_ + b->hdr_.str_len);
+  }
   std::string_view name_of(uint32_t off) const {
     const char* s = string_at(off);
     return s ? std::string_view(s) : std::string_view();

@@ -61,7 +61,7 @@ class RecordChecker {
   // A name that must be a C identifier; `required` forbids anonymity.
   bool identifier_ok(uint32_t off, bool required) const {
     if (off == 0) return !required;
-    return valid_identifier(name(off));
+    return valid_identifier(name(off), btf_.string_section_end(off));
   }
   std::string name_problem(uint32_t off) const {
     return off == 0 ? std::string("is missing") : "'" + printable(name(off)) + "' " + identifier_problem(name(off));
@@ -188,7 +188,7 @@ class RecordChecker {
         f_.at_type(rules::PROTO_006, id,
                    "parameter " + std::to_string(i + 1) + " name_off " + hex(p.name_off) + " is outside the strings",
                    12 + 8ull * i);
-      else if (!valid_identifier(name(p.name_off)))
+      else if (!valid_identifier(name(p.name_off), btf_.string_section_end(p.name_off)))
         f_.at_type(rules::PROTO_006, id,
                    "parameter " + std::to_string(i + 1) + " name '" + printable(name(p.name_off)) + "' " +
                        identifier_problem(name(p.name_off)),
@@ -213,7 +213,7 @@ class RecordChecker {
     if (name_ok_) {
       if (t.name_off() == 0 || !*name(t.name_off()))
         f_.at_type(rules::DATASEC_005, id, "section name is empty");
-      else if (!valid_section_name(name(t.name_off())))
+      else if (!valid_section_name(name(t.name_off()), btf_.string_section_end(t.name_off())))
         f_.at_type(rules::DATASEC_004, id,
                    "section name '" + printable(name(t.name_off())) + "' " + section_name_problem(name(t.name_off())));
     }

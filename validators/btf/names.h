@@ -31,24 +31,29 @@ inline constexpr std::array<bool, 256> kIdentifierRest = identifier_chars(false)
 inline constexpr std::array<bool, 256> kPrintable = printable_chars();
 }  // namespace detail
 
+// Length of the run of identifier bytes (resp. printable bytes) at `p`,
+// reading no further than `end` (16 bytes at a time where SSE2 exists).
+size_t identifier_run(const uint8_t* p, const uint8_t* end);
+size_t printable_run(const uint8_t* p, const uint8_t* end);
+
 // A C identifier as the kernel checks it: first byte a letter, '_' or '.',
 // then letters, digits, '_' or '.', at most kMaxNameLength bytes. Letters are
-// those of the kernel's Latin-1 ctype table. `s` must be NUL-terminated.
-inline bool valid_identifier(const char* s) {
+// those of the kernel's Latin-1 ctype table. `s` is NUL-terminated before `end`.
+inline bool valid_identifier(const char* s, const char* end) {
   const auto* p = reinterpret_cast<const uint8_t*>(s);
   if (!detail::kIdentifierFirst[p[0]]) return false;
-  size_t i = 1;
-  while (detail::kIdentifierRest[p[i]]) ++i;  // NUL is not an identifier byte
-  return p[i] == 0 && i <= kMaxNameLength;
+  const size_t i = 1 + identifier_run(p + 1, reinterpret_cast<const uint8_t*>(end));
+  return p[i] == 0 && i <= kMaxNameLength;  // NUL is not an identifier byte
 }
+inline bool valid_identifier(const char* s) { return valid_identifier(s, s + 1); }
 
 // A DATASEC name (Linux 6.9+): non-empty, printable bytes, at most the limit.
-inline bool valid_section_name(const char* s) {
+inline bool valid_section_name(const char* s, const char* end) {
   const auto* p = reinterpret_cast<const uint8_t*>(s);
-  size_t i = 0;
-  while (detail::kPrintable[p[i]]) ++i;
+  const size_t i = printable_run(p, reinterpret_cast<const uint8_t*>(end));
   return i && p[i] == 0 && i <= kMaxNameLength;
 }
+inline bool valid_section_name(const char* s) { return valid_section_name(s, s + 1); }
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",
 // "has byte '\x24' at position 1".

@@ -461,7 +461,8 @@ void FieldScanner::run() {
   for (uint32_t id : first_of_name)
     if (id) triggers.push_back(id);
   if (triggers.empty()) return;
-  std::sort(triggers.begin(), triggers.end());
+  std::vector<uint8_t> is_trigger(n, 0);
+  for (uint32_t id : triggers) is_trigger[id] = 1;
 
   std::vector<Record> records;
   bool all_parsed = true;
@@ -469,8 +470,10 @@ void FieldScanner::run() {
     const TypeRef t = btf_.type(id);
     if (t.kind() != kStruct) continue;
     bool scanned = false;
-    for (uint32_t i = 0; i < t.vlen() && !scanned; ++i)
-      scanned = std::binary_search(triggers.begin(), triggers.end(), member_at(t, i).type);
+    for (uint32_t i = 0; i < t.vlen(); ++i) {
+      const uint32_t member_type = member_at(t, i).type;
+      scanned |= member_type < n && is_trigger[member_type];
+    }
     if (!scanned) continue;
     failure_ = {};
     Record rec;

@@ -11,8 +11,91 @@
 
 namespace elfmeta::btf {
 
+namespace {
+
 // Below this many types a second thread costs more than it saves.
 constexpr uint32_t kConcurrentChecksFrom = 4096;
+
+void flag_failed_resolutions(const Btf& btf, const ResolveState& state, Findings& f) {
+  for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id)
+    if (state.state(id) == Visit::Poisoned) f.flag(id);
+}
+
+// The kernel's passes one after the other, each skipping the types earlier
+// ones found broken.
+void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
+                        CheckedBtf& out, bool records_done) {
+  if (!records_done) check_records(btf, f);
+  if (!btf.types_complete()) {
+    if (btf.strings_usable()) f.note("type section could not be parsed to its end: reference checks skipped");
+    return;
+  }
+  auto reference_pass = [&] {
+    if (base && !base->resolve) {
+      f.note("reference pass skipped: the base BTF could not be resolved");
+      return;
+    }
+    if (!out.resolve) {
+      out.resolve = std::make_unique<ResolveState>();
+      resolve_types(btf, base ? base->resolve.get() : nullptr, *out.resolve, f);
+    }
+    flag_failed_resolutions(btf, *out.resolve, f);
+  };
+  if (options.consumer == kModuleLoad) {
+    // Kernel BTF: the type-tag pass is all the kernel runs after the record
+    // checks; the reference pass follows as advice (its rules are warnings).
+    check_type_tags(btf, f, /*report_missing=*/true);
+    reference_pass();
+  } else {
+    reference_pass();
+    check_type_tags(btf, f, /*report_missing=*/false);
+    // BPF_BTF_LOAD's last step, reached only by otherwise valid user BTF.
+    if (!f.errors() && !base) check_special_fields(btf, options.kernel_btf, f);
+  }
+}
+
+// For a large blob, on two cores: the reference pass on this one; the record
+// checks, then the type-tag and special-field passes, on the other. The
+// latter two depend on the others only when something fails; then their
+// results are dropped and they run again after the merge. Returns false when
+// the record checks failed, so that everything after them must run again
+// (the reference pass skips broken records).
+bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
+                        CheckedBtf& out) {
+  const CheckContext& ctx = f.context();
+  DiagnosticList record_list, resolve_list, tag_list, field_list;
+  Findings records(ctx, record_list), references(ctx, resolve_list), tags(ctx, tag_list), fields(ctx, field_list);
+  for (Findings* x : {&records, &references, &tags, &fields}) x->set_btf(&btf);
+  bool tags_ran = false, fields_ran = false;
+  std::thread other_core([&] {
+    check_records(btf, records);
+    if (records.any_flagged()) return;
+    check_type_tags(btf, tags, /*report_missing=*/false);
+    tags_ran = true;
+    if (tags.errors() || base) return;
+    check_special_fields(btf, options.kernel_btf, fields);
+    fields_ran = true;
+  });
+  auto state = std::make_unique<ResolveState>();
+  resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references);
+  other_core.join();
+
+  f.absorb(records, record_list.items());
+  if (records.any_flagged()) return false;
+  f.absorb(references, resolve_list.items());
+  out.resolve = std::move(state);
+  if (references.errors()) {  // the later passes must skip what failed to resolve
+    flag_failed_resolutions(btf, *out.resolve, f);
+    check_type_tags(btf, f, /*report_missing=*/false);
+    return true;
+  }
+  f.absorb(tags, tag_list.items());
+  if (fields_ran) f.absorb(fields, field_list.items());
+  (void)tags_ran;
+  return true;
+}
+
+}  // namespace
 
 CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, const CheckOptions& options,
                      const std::string& artifact, const std::string& section, DiagnosticSink& sink) {
@@ -29,60 +112,12 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   out.btf = std::make_unique<Btf>(std::move(*parsed));
   const Btf& btf = *out.btf;
   f.set_btf(&btf);
-  const bool base_resolved = !base || base->resolve;
-  const ResolveState* base_state = base ? base->resolve.get() : nullptr;
-  bool resolved = false;
-  if (btf.types_complete() && base_resolved && btf.own_count() >= kConcurrentChecksFrom) {
-    // The record checks and the reference pass read the same types but are
-    // independent when no record fails: run them on two cores, and redo the
-    // reference pass (which must skip failed records) only if one failed.
-    DiagnosticList record_diagnostics, resolve_diagnostics;
-    Findings records(ctx, record_diagnostics), references(ctx, resolve_diagnostics);
-    records.set_btf(&btf);
-    references.set_btf(&btf);
-    std::thread record_thread([&] { check_records(btf, records); });
-    auto state = std::make_unique<ResolveState>();
-    resolve_types(btf, base_state, *state, references);
-    record_thread.join();
-    f.absorb(records, record_diagnostics.items());
-    if (!records.any_flagged()) {
-      f.absorb(references, resolve_diagnostics.items());
-      out.resolve = std::move(state);
-      resolved = true;
-    }
-  } else {
-    check_records(btf, f);
-  }
-
-  if (btf.types_complete()) {
-    auto reference_pass = [&] {
-      if (!base_resolved) {
-        f.note("reference pass skipped: the base BTF could not be resolved");
-        return;
-      }
-      if (!resolved) {
-        out.resolve = std::make_unique<ResolveState>();
-        resolve_types(btf, base_state, *out.resolve, f);
-      }
-      for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id)
-        if (out.resolve->state(id) == Visit::Poisoned) f.flag(id);
-    };
-    if (options.consumer == kModuleLoad) {
-      // Kernel BTF: the type-tag pass is all the kernel runs after the record
-      // checks; the reference pass follows as advice (its rules are warnings).
-      check_type_tags(btf, f, /*report_missing=*/true);
-      reference_pass();
-    } else {
-      reference_pass();
-      check_type_tags(btf, f, /*report_missing=*/false);
-      // BPF_BTF_LOAD's last step, reached only by otherwise valid user BTF.
-      if (!f.errors() && !base) check_special_fields(btf, options.kernel_btf, f);
-    }
-    // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
-    if (options.lints && !f.errors()) lint(btf, f);
-  } else if (btf.strings_usable()) {
-    f.note("type section could not be parsed to its end: reference checks skipped");
-  }
+  const bool concurrent = options.concurrent && options.consumer == kBpfBtfLoad && btf.types_complete() && (!base || base->resolve) &&
+                          btf.own_count() >= kConcurrentChecksFrom;
+  if (!concurrent || !check_concurrently(btf, base, options, f, out))
+    check_sequentially(btf, base, options, f, out, /*records_done=*/concurrent);
+  // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
+  if (options.lints && !f.errors() && btf.types_complete()) lint(btf, f);
   f.finish();
   out.errors = f.errors();
   return out;

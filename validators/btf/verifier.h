@@ -20,6 +20,8 @@ struct CheckOptions {
   // The target kernel's own BTF (vmlinux), when known: BPF_BTF_LOAD looks
   // kptr targets up in it (BTF-FIELD-021).
   const Btf* kernel_btf = nullptr;
+  // Use a second core for large blobs (the findings are the same either way).
+  bool concurrent = true;
 };
 
 // A checked blob. Heap-held so that split BTF and resolve state can point

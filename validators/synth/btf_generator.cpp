@@ -497,6 +497,18 @@ class SpecialFieldsGenerator {
 BtfBuilder special_fields_graph(Rng& rng) { return SpecialFieldsGenerator(rng).run(); }
 
 
+BtfBuilder builder_from(const btf::Btf& btf) {
+  BtfBuilder b;
+  const auto d = btf.data();
+  const uint64_t strings = btf.string_section_offset();
+  b.strings().assign(reinterpret_cast<const char*>(d.data() + strings), btf.header().str_len);
+  for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) {
+    auto r = record_words(btf, id);
+    b.add_raw(r[0], r[1], r[2], std::vector<uint32_t>(r.begin() + 3, r.end()));
+  }
+  return b;
+}
+
 std::optional<BtfBuilder> sample_subgraph(const btf::Btf& btf, Rng& rng, size_t max_types) {
   if (btf.own_count() == 0) return std::nullopt;
   const uint32_t root = btf.first_id() + static_cast<uint32_t>(rng() % btf.own_count());

@@ -34,6 +34,10 @@ BtfBuilder random_type_graph(Rng& rng, bool shuffle);
 // exercise BPF_BTF_LOAD's special-field pass.
 BtfBuilder special_fields_graph(Rng& rng);
 
+// A builder holding every record and the string section of `btf` (base BTF),
+// so that real BTF can be mutated like generated BTF.
+BtfBuilder builder_from(const btf::Btf& btf);
+
 // The types reachable from one random root of `btf`, renumbered from 1 with
 // fresh strings; empty if the closure of the chosen root exceeds max_types.
 std::optional<BtfBuilder> sample_subgraph(const btf::Btf& btf, Rng& rng, size_t max_types);

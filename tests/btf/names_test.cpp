@@ -1,0 +1,53 @@
+// The vectorised name scanners classify every byte as the kernel's ctype
+// table does, at every position and near the end of the buffer.
+#include "btf/names.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace elfmeta::btf {
+namespace {
+
+size_t scalar_run(const uint8_t* p, const std::array<bool, 256>& table) {
+  size_t i = 0;
+  while (table[p[i]]) ++i;
+  return i;
+}
+
+TEST(NameScanners, AgreeWithTheTableForEveryByteAndPosition) {
+  for (int b = 0; b < 256; ++b) {
+    for (size_t prefix = 0; prefix < 40; ++prefix) {
+      for (size_t slack : {0, 1, 7, 16, 40}) {
+        std::vector<uint8_t> buf(prefix, 'a');
+        buf.push_back(static_cast<uint8_t>(b));
+        buf.insert(buf.end(), slack, 'z');
+        buf.push_back(0);
+        const uint8_t* end = buf.data() + buf.size();
+        ASSERT_EQ(identifier_run(buf.data(), end), scalar_run(buf.data(), detail::kIdentifierRest))
+            << "byte " << b << " after " << prefix;
+        ASSERT_EQ(printable_run(buf.data(), end), scalar_run(buf.data(), detail::kPrintable))
+            << "byte " << b << " after " << prefix;
+      }
+    }
+  }
+}
+
+TEST(NameScanners, LengthLimit) {
+  const std::string ok(512, 'a'), long_name(513, 'a');
+  EXPECT_TRUE(valid_identifier(ok.c_str(), ok.c_str() + ok.size() + 1));
+  EXPECT_FALSE(valid_identifier(long_name.c_str(), long_name.c_str() + long_name.size() + 1));
+  EXPECT_TRUE(valid_section_name(ok.c_str(), ok.c_str() + ok.size() + 1));
+  EXPECT_FALSE(valid_section_name(long_name.c_str(), long_name.c_str() + long_name.size() + 1));
+  EXPECT_FALSE(valid_identifier(""));
+  EXPECT_FALSE(valid_section_name(""));
+  EXPECT_TRUE(valid_identifier(".data"));
+  EXPECT_FALSE(valid_identifier("9a"));
+  EXPECT_EQ(identifier_problem("a$b"), "has byte '$' at position 1");
+  EXPECT_EQ(identifier_problem(long_name.c_str()), "is longer than 512 bytes");
+  EXPECT_EQ(section_name_problem(""), "is empty");
+}
+
+}  // namespace
+}  // namespace elfmeta::btf
