@@ -40,10 +40,13 @@ TEST(NameScanners, LengthLimit) {
   EXPECT_FALSE(valid_identifier(long_name.c_str(), long_name.c_str() + long_name.size() + 1));
   EXPECT_TRUE(valid_section_name(ok.c_str(), ok.c_str() + ok.size() + 1));
   EXPECT_FALSE(valid_section_name(long_name.c_str(), long_name.c_str() + long_name.size() + 1));
-  EXPECT_FALSE(valid_identifier(""));
-  EXPECT_FALSE(valid_section_name(""));
-  EXPECT_TRUE(valid_identifier(".data"));
-  EXPECT_FALSE(valid_identifier("9a"));
+  auto identifier = [](const std::string& s) { return valid_identifier(s.c_str(), s.c_str() + s.size() + 1); };
+  auto section = [](const std::string& s) { return valid_section_name(s.c_str(), s.c_str() + s.size() + 1); };
+  EXPECT_FALSE(identifier(""));
+  EXPECT_FALSE(section(""));
+  EXPECT_TRUE(identifier(".data"));
+  EXPECT_FALSE(identifier("9a"));
+  EXPECT_TRUE(section(".data foo"));
   EXPECT_EQ(identifier_problem("a$b"), "has byte '$' at position 1");
   EXPECT_EQ(identifier_problem(long_name.c_str()), "is longer than 512 bytes");
   EXPECT_EQ(section_name_problem(""), "is empty");

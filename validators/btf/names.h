@@ -45,7 +45,6 @@ inline bool valid_identifier(const char* s, const char* end) {
   const size_t i = 1 + identifier_run(p + 1, reinterpret_cast<const uint8_t*>(end));
   return p[i] == 0 && i <= kMaxNameLength;  // NUL is not an identifier byte
 }
-inline bool valid_identifier(const char* s) { return valid_identifier(s, s + 1); }
 
 // A DATASEC name (Linux 6.9+): non-empty, printable bytes, at most the limit.
 inline bool valid_section_name(const char* s, const char* end) {
@@ -53,7 +52,6 @@ inline bool valid_section_name(const char* s, const char* end) {
   const size_t i = printable_run(p, reinterpret_cast<const uint8_t*>(end));
   return i && p[i] == 0 && i <= kMaxNameLength;
 }
-inline bool valid_section_name(const char* s) { return valid_section_name(s, s + 1); }
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",
 // "has byte '\x24' at position 1".
