@@ -38,6 +38,7 @@ struct Header {
 struct RecordHead {
   uint32_t info = 0;
   uint32_t size_or_type = 0;
+  uint32_t offset = 0;  // of the record, from the start of the type section
 };
 
 // One type record in host byte order; `p == nullptr` is void (type id 0).
@@ -111,8 +112,8 @@ class Btf {
   // Type ids [first_id(), type_count()) are this blob's records; lower ids
   // belong to the base chain (id 0 is void in the bottom base).
   uint32_t first_id() const { return first_id_; }
-  uint32_t type_count() const { return first_id_ + static_cast<uint32_t>(offsets_.size()); }
-  uint32_t own_count() const { return static_cast<uint32_t>(offsets_.size()); }
+  uint32_t type_count() const { return first_id_ + static_cast<uint32_t>(heads_.size()); }
+  uint32_t own_count() const { return static_cast<uint32_t>(heads_.size()); }
   bool types_complete() const { return types_complete_; }
   bool strings_usable() const { return strings_usable_; }
 
@@ -124,21 +125,17 @@ class Btf {
       if (!b->base_) return TypeRef();  // void
       b = b->base_;
     }
-    const uint32_t local = id - b->first_id_;
-    return TypeRef(b->types_begin_ + b->offsets_[local], b->heads_[local]);
+    const RecordHead& head = b->heads_[id - b->first_id_];
+    return TypeRef(b->types_begin_ + head.offset, head);
   }
-  // Hints for the passes that follow references: start loading what type
-  // `id` (of this blob) needs, a few types before it is checked.
-  void prefetch_head(uint32_t id) const {
-    if (is_own(id)) __builtin_prefetch(&heads_[id - first_id_]);
-  }
-  void prefetch_record(uint32_t id) const {
-    if (is_own(id)) __builtin_prefetch(types_begin_ + offsets_[id - first_id_]);
-  }
+  // Direct access for the passes that visit every type: this blob's record
+  // heads (index = id - first_id()) and the start of its type section.
+  const RecordHead* heads() const { return heads_.data(); }
+  const uint8_t* type_section() const { return types_begin_; }
 
   // Byte offset of a record of this blob from the start of the blob.
   uint64_t record_offset(uint32_t id) const {
-    return uint64_t(hdr_.hdr_len) + hdr_.type_off + offsets_[id - first_id_];
+    return uint64_t(hdr_.hdr_len) + hdr_.type_off + heads_[id - first_id_].offset;
   }
   uint64_t type_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.type_off; }
   uint64_t string_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.str_off; }
@@ -189,8 +186,7 @@ class Btf {
   uint32_t str_start_ = 0;
   const uint8_t* types_begin_ = nullptr;
   const uint8_t* strings_begin_ = nullptr;
-  std::vector<uint32_t> offsets_;  // record offset from the start of the type section
-  std::vector<RecordHead> heads_;
+  std::vector<RecordHead> heads_;  // one per own record, in id order
   bool types_complete_ = false;
   bool strings_usable_ = false;
 };

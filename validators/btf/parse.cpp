@@ -296,7 +296,6 @@ void Parser::walk_types() {
   const Header& h = btf_.hdr_;
   const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = h.type_len;
-  btf_.offsets_.reserve(len / 16);
   btf_.heads_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
@@ -323,10 +322,9 @@ void Parser::walk_types() {
                        std::to_string(left - kTypeRecordSize) + " left");
       return;
     }
-    btf_.offsets_.push_back(cur);
     uint32_t size_or_type;
     std::memcpy(&size_or_type, begin + cur + 8, 4);
-    btf_.heads_.push_back({info, size_or_type});
+    btf_.heads_.push_back({info, size_or_type, cur});
     cur += kTypeRecordSize + static_cast<uint32_t>(*payload);
     ++id;
   }

@@ -52,7 +52,15 @@ struct Sized {
 
 class Resolver {
  public:
-  Resolver(const Btf& btf, ResolveState& st, Findings& f) : btf_(btf), st_(st), f_(f) {}
+  Resolver(const Btf& btf, ResolveState& st, Findings& f)
+      : btf_(btf),
+        st_(st),
+        f_(f),
+        heads_(btf.heads()),
+        types_(btf.type_section()),
+        first_(btf.first_id()),
+        own_(btf.own_count()),
+        count_(btf.type_count()) {}
 
   void run();
 
@@ -62,15 +70,22 @@ class Resolver {
     uint32_t next_item;
   };
 
-  // --- state queries, with the kernel's semantics
-  bool exists(uint32_t id) const { return btf_.has_type(id); }
-  TypeRef type(uint32_t id) const { return btf_.type(id); }
-  bool resolved(uint32_t id) const {
-    if (id == 0) return false;
-    const Visit v = st_.state(id);
-    return v == Visit::Resolved || v == Visit::Poisoned;
+  // --- state queries, with the kernel's semantics; this blob's own types
+  // take the short way, base types go through the Btf and the base state.
+  bool exists(uint32_t id) const { return id < count_; }
+  TypeRef type(uint32_t id) const {
+    const uint32_t local = id - first_;
+    if (local < own_) return TypeRef(types_ + heads_[local].offset, heads_[local]);
+    return btf_.type(id);
   }
-  bool poisoned(uint32_t id) const { return id != 0 && st_.state(id) == Visit::Poisoned; }
+  // Void is never resolved: it is not a type the pass visits.
+  Visit visit_of(uint32_t id) const {
+    const uint32_t local = id - first_;
+    if (local < own_) return st_.visit[local];
+    return id == 0 ? Visit::NotVisited : st_.state(id);
+  }
+  bool resolved(uint32_t id) const { return visit_of(id) >= Visit::Resolved; }
+  bool poisoned(uint32_t id) const { return visit_of(id) == Visit::Poisoned; }
   bool sink(TypeRef next) const {
     const uint32_t k = next.kind();
     switch (mode_) {
@@ -83,6 +98,22 @@ class Resolver {
   // The type and byte size an id stands for, looking through typedefs,
   // qualifiers and VARs by their resolved ids; nullopt for types without size.
   std::optional<Sized> id_size(uint32_t id) const;
+  // Whether id_size(id) would find a size; `t` is type(id).
+  bool has_size(uint32_t id, TypeRef t) const {
+    const uint32_t k = t.kind();
+    if (nosize(t)) return false;
+    if (has_size_field(k) || k == kArray || k == kPtr) return true;
+    if (!is_modifier(k) && k != kVar) return false;
+    const uint32_t rid = resolved_id(id);
+    if (!exists(rid)) return false;
+    const TypeRef r = type(rid);
+    const uint32_t rk = r.kind();
+    return !nosize(r) && (has_size_field(rk) || rk == kArray || rk == kPtr);
+  }
+  uint32_t resolved_id(uint32_t id) const {
+    const uint32_t local = id - first_;
+    return local < own_ ? st_.ids[local] : st_.resolved_id(id);
+  }
 
   Step push(uint32_t id);
   void pop(uint32_t resolved_id, uint32_t resolved_size);
@@ -112,8 +143,6 @@ class Resolver {
 
   bool resolve(uint32_t root);
   void check_func_proto(uint32_t id);
-  void prefetch_references(uint32_t id);
-  static constexpr uint32_t kPrefetchAhead = 8;
 
   std::string describe(uint32_t id) const {
     if (id == 0) return "void";
@@ -126,6 +155,9 @@ class Resolver {
   const Btf& btf_;
   ResolveState& st_;
   Findings& f_;
+  const RecordHead* heads_;
+  const uint8_t* types_;
+  const uint32_t first_, own_, count_;
   Frame stack_[kMaxResolveDepth];
   uint32_t depth_ = 0;
   Mode mode_ = Mode::Tbd;
@@ -141,7 +173,7 @@ std::optional<Sized> Resolver::id_size(uint32_t id) const {
   if (k == kArray) return Sized{t, id, st_.resolved_size(id)};
   if (k == kPtr) return Sized{t, id, kPointerSize};
   if (!is_modifier(k) && k != kVar) return std::nullopt;
-  const uint32_t rid = st_.resolved_id(id);
+  const uint32_t rid = resolved_id(id);
   if (!exists(rid)) return std::nullopt;
   const TypeRef r = type(rid);
   const uint32_t rk = r.kind();
@@ -155,11 +187,12 @@ std::optional<Sized> Resolver::id_size(uint32_t id) const {
 Step Resolver::push(uint32_t id) {
   rejected_push_ = id;
   if (depth_ == kMaxResolveDepth) return Step::TooDeep;
-  if (id < btf_.first_id() || st_.visit[id - btf_.first_id()] != Visit::NotVisited) return Step::Loop;
-  st_.visit[id - btf_.first_id()] = Visit::Visited;
+  const uint32_t local = id - first_;
+  if (local >= own_ || st_.visit[local] != Visit::NotVisited) return Step::Loop;
+  st_.visit[local] = Visit::Visited;
   stack_[depth_++] = Frame{id, 0};
   if (mode_ == Mode::Tbd) {
-    const uint32_t k = type(id).kind();
+    const uint32_t k = info_kind(heads_[local].info);
     if (k == kPtr)
       mode_ = Mode::Ptr;
     else if (is_aggregate(k) || k == kArray)
@@ -169,7 +202,7 @@ Step Resolver::push(uint32_t id) {
 }
 
 void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
-  const uint32_t local = stack_[--depth_].id - btf_.first_id();
+  const uint32_t local = stack_[--depth_].id - first_;
   st_.ids[local] = resolved_id;
   st_.sizes[local] = resolved_size;
   st_.visit[local] = Visit::Resolved;
@@ -306,21 +339,30 @@ Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
     if (poisoned(m.type)) return Step::Poisoned;
     if (Step s = check_member(v.id, t, i, m); s != Step::Ok) return s;
   }
-  for (uint32_t i = v.next_item; i < t.vlen(); ++i) {
+  const bool kflag = t.kflag();
+  for (uint32_t i = v.next_item, n = t.vlen(); i < n; ++i) {
     const Member m = member_at(t, i);
     const uint64_t at = 12 + 12ull * i;
-    if (bad_reference(v.id, m.type, [i] { return "member " + std::to_string(i) + " type"; }, at + 4)) return Step::Failed;
-    if (poisoned(m.type)) return Step::Poisoned;
+    if (!exists(m.type)) {
+      report_bad_reference(v.id, m.type, "member " + std::to_string(i) + " type", at + 4);
+      return Step::Failed;
+    }
     const TypeRef mt = type(m.type);
+    if (source_only(mt)) {
+      report_bad_reference(v.id, m.type, "member " + std::to_string(i) + " type", at + 4);
+      return Step::Failed;
+    }
+    const Visit state = visit_of(m.type);
+    if (state == Visit::Poisoned) return Step::Poisoned;
     if (nosize(mt)) {
       f_.at_type(rules::AGG_008, v.id, "member " + std::to_string(i) + " type " + describe(m.type) + " has no size", at + 4);
       return Step::Failed;
     }
-    if (!sink(mt) && !resolved(m.type)) {
+    if (state < Visit::Resolved && !sink(mt)) {
       v.next_item = i + 1;
       return push(m.type);
     }
-    if (Step s = check_member(v.id, t, i, m); s != Step::Ok) return s;
+    if (Step s = check_member_as(v.id, t, i, m, mt, m.type, kflag); s != Step::Ok) return s;
   }
   pop(0, 0);
   return Step::Ok;
@@ -555,9 +597,10 @@ void Resolver::check_func_proto(uint32_t id) {
       f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
       return;
     }
-    if (poisoned(ret)) return;
-    if (needs_resolve(type(ret)) && !resolved(ret) && !resolve(ret)) return;
-    if (!id_size(ret)) {
+    const Visit state = visit_of(ret);
+    if (state == Visit::Poisoned) return;
+    if (state < Visit::Resolved && needs_resolve(type(ret)) && !resolve(ret)) return;
+    if (!has_size(ret, type(ret))) {
       f_.at_type(rules::PROTO_003, id, "return type " + describe(ret) + " has no size", 8);
       return;
     }
@@ -574,13 +617,15 @@ void Resolver::check_func_proto(uint32_t id) {
     const Param p = param_at(t, i);
     const uint64_t at = 12 + 8ull * i;
     auto which = [i] { return "parameter " + std::to_string(i + 1); };
-    if (!exists(p.type) || source_only(type(p.type))) {
+    const TypeRef arg = exists(p.type) ? type(p.type) : TypeRef();
+    if (!exists(p.type) || source_only(arg)) {
       f_.at_type(rules::PROTO_005, id, which() + " type " + (exists(p.type) ? describe(p.type) : std::to_string(p.type) + " (missing)"), at + 4);
       continue;
     }
-    if (poisoned(p.type)) continue;
-    if (needs_resolve(type(p.type)) && !resolved(p.type) && !resolve(p.type)) return;
-    if (!id_size(p.type)) {
+    const Visit state = visit_of(p.type);
+    if (state == Visit::Poisoned) continue;
+    if (state < Visit::Resolved && needs_resolve(arg) && !resolve(p.type)) return;
+    if (!has_size(p.type, arg)) {
       if (p.type == 0)
         f_.at_type(rules::PROTO_004, id, which() + " is a vararg but not the last parameter", at + 4);
       else
@@ -598,42 +643,9 @@ void Resolver::run() {
   for (uint32_t i = 0; i < n; ++i)
     if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
   for (uint32_t id = first; id < first + n; ++id) {
-    if (id + kPrefetchAhead < first + n) prefetch_references(id + kPrefetchAhead);
     const TypeRef t = type(id);
     if (needs_resolve(t) && !resolved(id)) resolve(id);
     if (t.kind() == kFuncProto && !f_.flagged(id)) check_func_proto(id);
-  }
-}
-
-// The types a type refers to are scattered over the blob; ask for them (and
-// for the state of what they resolved to) ahead of time.
-void Resolver::prefetch_references(uint32_t id) {
-  const TypeRef t = type(id);
-  auto head = [&](uint32_t ref) {
-    btf_.prefetch_head(ref);
-    if (ref >= btf_.first_id() && ref < btf_.type_count()) __builtin_prefetch(&st_.visit[ref - btf_.first_id()]);
-  };
-  switch (t.kind()) {
-    case kFunc:
-      btf_.prefetch_record(t.type());
-      break;
-    case kStruct:
-    case kUnion:
-      for (uint32_t i = 0, n = std::min<uint32_t>(t.vlen(), 8); i < n; ++i) head(t.payload(3 * i + 1));
-      break;
-    case kFuncProto:
-      head(t.type());
-      for (uint32_t i = 0, n = std::min<uint32_t>(t.vlen(), 6); i < n; ++i) head(t.payload(2 * i + 1));
-      break;
-    case kArray:
-      head(t.payload(0));
-      head(t.payload(1));
-      break;
-    case kDatasec:
-      break;
-    default:
-      if (needs_resolve(t)) head(t.type());
-      break;
   }
 }
 
