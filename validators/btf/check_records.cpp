@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "btf/btf_rules.h"
 #include "btf/names.h"
@@ -21,7 +22,8 @@ constexpr uint64_t item_offset(uint32_t item_size, uint32_t i) { return kTypeRec
 
 class RecordChecker {
  public:
-  RecordChecker(const Btf& btf, Findings& f) : btf_(btf), f_(f) {}
+  RecordChecker(const Btf& btf, Findings& f)
+      : btf_(btf), f_(f), known_identifiers_((btf.header().str_len + 63) / 64, 0) {}
 
   void check(uint32_t id) {
     const TypeRef t = btf_.type(id);
@@ -58,10 +60,17 @@ class RecordChecker {
 
  private:
   const char* name(uint32_t off) const { return btf_.string_at(off); }
-  // A name that must be a C identifier; `required` forbids anonymity.
-  bool identifier_ok(uint32_t off, bool required) const {
+  // A name that must be a C identifier; `required` forbids anonymity. Names
+  // repeat (member names above all), so valid ones of this blob's own string
+  // section are remembered in a bitmap over its offsets.
+  bool identifier_ok(uint32_t off, bool required) {
     if (off == 0) return !required;
-    return valid_identifier(name(off), btf_.string_section_end(off));
+    const uint32_t rel = off - btf_.string_start();
+    const bool own = off >= btf_.string_start() && rel < known_identifiers_.size() * 64;
+    if (own && (known_identifiers_[rel >> 6] >> (rel & 63) & 1)) return true;
+    const bool ok = valid_identifier(name(off), btf_.string_section_end(off));
+    if (ok && own) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
+    return ok;
   }
   std::string name_problem(uint32_t off) const {
     return off == 0 ? std::string("is missing") : "'" + printable(name(off)) + "' " + identifier_problem(name(off));
@@ -188,7 +197,7 @@ class RecordChecker {
         f_.at_type(rules::PROTO_006, id,
                    "parameter " + std::to_string(i + 1) + " name_off " + hex(p.name_off) + " is outside the strings",
                    12 + 8ull * i);
-      else if (!valid_identifier(name(p.name_off), btf_.string_section_end(p.name_off)))
+      else if (!identifier_ok(p.name_off, true))
         f_.at_type(rules::PROTO_006, id,
                    "parameter " + std::to_string(i + 1) + " name '" + printable(name(p.name_off)) + "' " +
                        identifier_problem(name(p.name_off)),
@@ -265,6 +274,7 @@ class RecordChecker {
   const Btf& btf_;
   Findings& f_;
   bool name_ok_ = true;
+  std::vector<uint64_t> known_identifiers_;
 };
 
 }  // namespace
