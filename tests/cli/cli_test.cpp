@@ -1,5 +1,6 @@
 // The CLI contract: exit status 0/1/2, one-line errors, unreadable inputs do
 // not stop the others, JSON output, rules/explain/dump, and docs/rules in sync.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -83,6 +84,13 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_FALSE(r.err.empty()) << args;
   }
+}
+
+TEST(Cli, OracleVmWithoutAnImageIsOneLineExitTwo) {
+  const CliRun r = elfmeta("oracle --vm /nonexistent/vmlinuz " + sample());
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("elfmeta: ", 0), 0u) << r.err;
 }
 
 TEST(Cli, WerrorTurnsWarningsIntoFailure) {

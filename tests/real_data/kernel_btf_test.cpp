@@ -10,6 +10,7 @@
 #include "btf/artifact_check.h"
 #include "core/report.h"
 #include "input/artifact.h"
+#include "tests/support/debian_kernels.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -39,13 +40,12 @@ TEST(RunningKernel, VmlinuxBtfHasNoFindings) {
 class DebianKernel : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    const char* data = std::getenv("ELFMETA_TEST_DATA");
-    if (!data) GTEST_SKIP() << "ELFMETA_TEST_DATA is not set (ctest sets it after tools/fetch-test-data)";
-    root_ = fs::path(data) / GetParam();
-    ASSERT_TRUE(fs::exists(root_ / ".complete")) << root_ << " is missing: run tools/fetch-test-data";
-    for (const auto& e : fs::directory_iterator(root_ / "boot"))
-      if (e.path().filename().string().rfind("vmlinuz-", 0) == 0) vmlinuz_ = e.path();
-    ASSERT_FALSE(vmlinuz_.empty()) << "no vmlinuz in " << root_;
+    std::string why;
+    const auto tree = debian_kernel_tree(GetParam(), why);
+    if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
+    ASSERT_TRUE(tree) << why;
+    root_ = tree->root;
+    vmlinuz_ = tree->vmlinuz;
   }
   fs::path root_, vmlinuz_;
 };

@@ -3,18 +3,103 @@
 
 #include "btf/artifact_check.h"
 #include "cli.h"
+#include "input/kernel_release.h"
 #include "oracle/kernel_btf_oracle.h"
+#include "oracle/vm_oracle.h"
 
 namespace elfmeta::cli {
 
+namespace {
+
+// What the VM is asked about: the BTF of each input, loaded with
+// BPF_BTF_LOAD, or a kernel module, loaded with finit_module.
+struct VmQuestion {
+  std::string path;
+  bool module = false;
+  size_t index = 0;  // into the blob or the module list
+};
+
+int run_vm_oracle(const std::string& image, const std::vector<std::string>& paths) {
+  oracle::VmOracle vm(oracle::default_vm_init_path());
+  std::string why;
+  if (!vm.available(&why)) {
+    std::cerr << "elfmeta: oracle --vm unavailable: " << why << "\n";
+    return 2;
+  }
+  int status = 0;
+  std::vector<VmQuestion> questions;
+  std::vector<std::vector<uint8_t>> blobs;
+  std::vector<oracle::VmModule> modules;
+  for (const auto& path : paths) {
+    auto opened = input::open_input(path);
+    if (!opened.artifact) {
+      std::cerr << "elfmeta: " << opened.error << "\n";
+      status = 2;
+      continue;
+    }
+    const input::Artifact& a = *opened.artifact;
+    if (a.is_kernel_module()) {
+      const auto name = input::modinfo_value(a, "name");
+      if (!name) {
+        std::cerr << "elfmeta: " << path << ": module without a name in .modinfo\n";
+        status = 2;
+        continue;
+      }
+      questions.push_back({path, true, modules.size()});
+      modules.push_back({*name, oracle::strip_module_signature({a.content.begin(), a.content.end()})});
+      continue;
+    }
+    auto where = btf::locate_btf(a);
+    if (!where) {
+      std::cerr << "elfmeta: " << path << ": no BTF to load\n";
+      status = 2;
+      continue;
+    }
+    questions.push_back({path, false, blobs.size()});
+    blobs.emplace_back(where->data.begin(), where->data.end());
+  }
+  const oracle::VmRun run = vm.run(image, blobs, modules);
+  for (const VmQuestion& q : questions) {
+    std::cout << q.path << ": ";
+    if (q.module) {
+      const auto& v = run.modules[q.index];
+      if (!v.answered)
+        std::cout << "no answer";
+      else if (!v.loaded)
+        std::cout << "not loaded errno=" << oracle::errno_name(v.error);
+      else
+        std::cout << "loaded, BTF " << (v.btf_accepted ? "accepted" : "rejected");
+      if (v.answered && !v.messages.empty()) std::cout << " kernel: " << v.messages;
+    } else {
+      const auto& v = run.blobs[q.index];
+      if (!v.answered)
+        std::cout << "no answer";
+      else if (v.accepted)
+        std::cout << "accepted";
+      else
+        std::cout << "rejected errno=" << oracle::errno_name(v.error) << " reason: " << v.reason;
+    }
+    std::cout << "\n";
+  }
+  if (!run.error.empty()) {
+    std::cerr << "elfmeta: " << image << ": " << run.error << "\n";
+    return 2;
+  }
+  return status;
+}
+
+}  // namespace
+
 int run_oracle(Args args) {
   std::vector<std::string> paths;
+  std::string image;
   while (!args.done()) {
-    if (args.peek() == "--vm") throw UsageError("oracle --vm: booting kernels under qemu is not part of this build yet");
+    if (args.option("--vm", image)) continue;
     if (args.peek().size() > 1 && args.peek()[0] == '-') throw UsageError("oracle: unknown option '" + args.peek() + "'");
     paths.push_back(args.next());
   }
   if (paths.empty()) throw UsageError("oracle needs at least one FILE");
+  if (!image.empty()) return run_vm_oracle(image, paths);
   std::string why;
   if (!oracle::kernel_btf_oracle_available(&why)) {
     std::cerr << "elfmeta: oracle unavailable: " << why << "\n";

@@ -145,6 +145,7 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     }
     a.sections.push_back(std::move(s));
   }
+  a.content = *bytes;
   a.storage.push_back(bytes);
   a.storage.push_back(handle);
   return true;
@@ -155,6 +156,7 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
   if (btf::looks_like_btf(d)) {
     a->kind = ArtifactKind::RawBtf;
     a->raw = d;
+    a->content = d;
     a->endian = d[0] == 0x9f ? Endian::Little : Endian::Big;
     a->storage.push_back(bytes);
     return {std::move(a), ""};

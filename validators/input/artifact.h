@@ -40,6 +40,8 @@ struct Artifact {
 
   // A raw blob (RawBtf): the whole input.
   std::span<const uint8_t> raw;
+  // The recognised bytes, after any decompression: the ELF file or the blob.
+  std::span<const uint8_t> content;
 
   // For /sys/kernel/btf/<module>: the blob its split BTF continues.
   std::optional<std::string> implied_btf_base;

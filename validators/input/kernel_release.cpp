@@ -6,23 +6,26 @@
 
 namespace elfmeta::input {
 
-std::optional<std::string> module_vermagic_release(const Artifact& a) {
+std::optional<std::string> modinfo_value(const Artifact& a, std::string_view key) {
   const Section* s = a.section(".modinfo");
   if (!s) return std::nullopt;
   std::string_view info(reinterpret_cast<const char*>(s->data.data()), s->data.size());
-  constexpr std::string_view kKey = "vermagic=";
   size_t pos = 0;
   while (pos < info.size()) {
     size_t end = info.find('\0', pos);
     if (end == std::string_view::npos) end = info.size();
-    std::string_view entry = info.substr(pos, end - pos);
-    if (entry.substr(0, kKey.size()) == kKey) {
-      entry.remove_prefix(kKey.size());
-      return std::string(entry.substr(0, entry.find(' ')));
-    }
+    const std::string_view entry = info.substr(pos, end - pos);
+    if (entry.size() > key.size() && entry.starts_with(key) && entry[key.size()] == '=')
+      return std::string(entry.substr(key.size() + 1));
     pos = end + 1;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> module_vermagic_release(const Artifact& a) {
+  auto vermagic = modinfo_value(a, "vermagic");
+  if (!vermagic) return std::nullopt;
+  return vermagic->substr(0, vermagic->find(' '));
 }
 
 std::optional<std::string> running_kernel_release() {

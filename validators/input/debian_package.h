@@ -1,0 +1,30 @@
+// Files from inside a Debian package (.deb): an ar archive whose data.tar.*
+// member holds the installed tree. Kernel packages carry the vmlinuz the VM
+// oracle boots and the modules it loads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace elfmeta::input {
+
+struct PackageFile {
+  std::string path;  // as in the data archive, without a leading "./"
+  std::vector<uint8_t> bytes;
+};
+
+// Whether `bytes` start like a Debian package.
+bool is_debian_package(std::span<const uint8_t> bytes);
+
+// The regular files of the package's data archive whose path `want` accepts,
+// in archive order; nullopt with `error` set when the package is unreadable.
+std::optional<std::vector<PackageFile>> read_debian_package(const std::string& path,
+                                                            const std::function<bool(std::string_view)>& want,
+                                                            std::string& error);
+
+}  // namespace elfmeta::input
