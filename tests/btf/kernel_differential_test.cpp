@@ -1,7 +1,6 @@
-// Differential test against the running kernel: thousands of blobs (random
-// type graphs over all kinds, type-closed samples of the real vmlinux BTF,
-// and single mutations of both) must get the same accept/reject verdict from
-// elfmeta and from bpf(BPF_BTF_LOAD).
+// Differential test against the running kernel: thousands of blobs
+// (tests/btf/differential_corpus.h) must get the same accept/reject verdict
+// from elfmeta and from bpf(BPF_BTF_LOAD).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -15,14 +14,10 @@
 #include "btf/artifact_check.h"
 #include "oracle/kernel_btf_oracle.h"
 #include "synth/btf_generator.h"
+#include "tests/btf/differential_corpus.h"
 
 namespace elfmeta::testing {
 namespace {
-
-struct Sample {
-  std::string source;
-  std::vector<uint8_t> blob;
-};
 
 struct Verdict {
   bool accepts = false;
@@ -55,31 +50,17 @@ TEST(KernelDifferential, VerdictsAgreeWithBpfBtfLoad) {
   std::string why;
   if (!oracle::kernel_btf_oracle_available(&why)) GTEST_SKIP() << "kernel oracle unavailable: " << why;
 
-  synth::Rng rng(20261122);
-  std::vector<std::pair<std::string, synth::BtfBuilder>> originals;
-  for (int i = 0; i < 1000; ++i)
-    originals.emplace_back(i % 2 ? "random graph (shuffled ids)" : "random graph", synth::random_type_graph(rng, i % 2));
-  for (int i = 0; i < 600; ++i) originals.emplace_back("special fields", synth::special_fields_graph(rng));
-  size_t sampled = 0;
   auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
   btf::CheckedBtf kernel;
   if (vmlinux.artifact) {
     DiagnosticList ignored;
     kernel = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
-    for (int tries = 0; kernel.btf && sampled < 300 && tries < 20000; ++tries)
-      if (auto sub = synth::sample_subgraph(*kernel.btf, rng, 400)) {
-        originals.emplace_back("vmlinux subgraph", std::move(*sub));
-        ++sampled;
-      }
   }
-  std::vector<Sample> samples;
-  for (const auto& [source, b] : originals) {
-    samples.push_back({source, b.build()});
-    for (int k = 0; k < 4; ++k) {
-      const auto m = static_cast<synth::Mutation>(rng() % synth::kMutationCount);
-      samples.push_back({source + " + " + std::string(synth::mutation_name(m)), synth::mutate(b, rng, m)});
-    }
-  }
+  CorpusSpec spec;
+  spec.vmlinux = kernel.btf.get();
+  const std::vector<Sample> samples = differential_corpus(spec);
+  size_t sampled = 0;
+  for (const auto& s : samples) sampled += s.source == "vmlinux subgraph";
   ASSERT_GE(samples.size(), 3000u);
 
   std::map<std::string, std::pair<size_t, size_t>> per_source;  // accepted, rejected
@@ -91,7 +72,7 @@ TEST(KernelDifferential, VerdictsAgreeWithBpfBtfLoad) {
     const Verdict ours = our_verdict(s.blob, kernel.btf.get());
     const auto verdict = oracle::kernel_btf_load(s.blob, false);
     ASSERT_TRUE(verdict.available);
-    auto& counts = per_source[s.source.substr(0, s.source.find(" + "))];
+    auto& counts = per_source[source_family(s.source)];
     (verdict.accepted ? counts.first : counts.second)++;
     // Whether a referenced kptr to a kernel type loads depends on the
     // kernel's destructor registrations, which no BTF carries: elfmeta says

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "synth/btf_builder.h"
+#include "tests/support/elf_builder.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -516,6 +517,14 @@ std::vector<RuleCase> make_cases() {
                  const uint32_t l = sp.get("bpf_spin_lock");
                  b.add_struct("v", 8, {{"a", l, 0}, {"b", twin ? 1 : l, 32}});
                })});
+  // Debian's 6.12 counts a refcount in an embedded struct against one in the
+  // processed struct.
+  c.push_back(RuleCase("BTF-FIELD-006", edited([](BtfBuilder& b, bool twin) {
+                         Specials sp(b);
+                         const uint32_t r = sp.get("bpf_refcount");
+                         const uint32_t inner = b.add_struct("inner", 4, {{"r", twin ? 1 : r, 0}});
+                         b.add_struct("v", 8, {{"r", r, 0}, {"i", inner, 32}});
+                       })).on({6, 12}));
   c.push_back({"BTF-FIELD-007", edited([](BtfBuilder& b, bool twin) {
                  Specials sp(b);
                  const uint32_t r = sp.get("bpf_res_spin_lock");
@@ -611,6 +620,85 @@ std::vector<RuleCase> make_cases() {
                  const uint32_t obj = b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}});
                  b.add_struct("v", 8, {{"p", sp.kptr(twin ? "kptr_untrusted" : "kptr", obj), 0}});
                })});
+
+  // ------------------------------------------------------------ version gates
+  // Each feature on the last release that refused it; the twin leaves it out.
+  c.push_back(RuleCase("BTF-VER-001", edited([](BtfBuilder& b, bool twin) {
+                         if (!twin) b.add_func_proto(1, {{"a", 1}});
+                       })).on({4, 20}));
+  c.push_back(RuleCase("BTF-VER-002", edited([](BtfBuilder& b, bool twin) {
+                         if (!twin) b.add_var("v", 1);
+                       })).on({5, 1}));
+  c.push_back(RuleCase("BTF-VER-003", edited([](BtfBuilder& b, bool twin) {
+                         b.add_func("f", b.add_func_proto(1, {}), twin ? 0 : 1);
+                       })).on({5, 5}));
+  c.push_back(RuleCase("BTF-VER-004", edited([](BtfBuilder& b, bool twin) {
+                         if (!twin) b.add_float("double", 8);
+                       })).on({5, 12}));
+  c.push_back(RuleCase("BTF-VER-005", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t s = b.add_struct("s", 4, {{"x", 1, 0}});
+                         if (!twin) b.add_decl_tag("tag", s);
+                       })).on({5, 15}));
+  c.push_back(RuleCase("BTF-VER-006", edited([](BtfBuilder& b, bool twin) {
+                         b.add_ptr(twin ? 1 : b.add_type_tag("user", 1));
+                       })).on({5, 16}));
+  c.push_back(RuleCase("BTF-VER-007", edited([](BtfBuilder& b, bool twin) {
+                         if (twin)
+                           b.add_enum("e", 4, {{"A", 1}});
+                         else
+                           b.add_enum64("e", 8, {{"A", 1}});
+                       })).on({5, 19}));
+  c.push_back(RuleCase("BTF-VER-008", edited([](BtfBuilder& b, bool twin) {
+                         b.add_struct(std::string(twin ? 128 : 129, 'n'), 4, {{"x", 1, 0}});
+                       })).on({6, 0}));
+  c.push_back(RuleCase("BTF-VER-009", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t v = b.add_var("v", 1, 1);
+                         b.add_datasec(twin ? ".data.x" : ".data x", 4, {{v, 0, 4}});
+                       })).on({6, 8}));
+  // A module whose .BTF continues a distilled base (.BTF.base): the twin is
+  // the same module without it, which then needs its vmlinux.
+  c.push_back(RuleCase("BTF-VER-010", [](bool twin) {
+                         const Blob base = split_base();
+                         BtfBuilder split(kSplitBaseTypes, kSplitBaseStrLen);
+                         split.add_ptr(1);
+                         std::vector<ElfSection> sections = {{".BTF", split.build()},
+                                                             {".modinfo", {'n', 'a', 'm', 'e', '=', 'm', 0}}};
+                         if (!twin) sections.push_back({".BTF.base", base});
+                         return make_elf(sections, 1 /* ET_REL */);
+                       }, kModuleLoad).on({6, 10}).as_elf());
+  c.push_back(RuleCase("BTF-VER-011", edited([](BtfBuilder& b, bool twin) {
+                         b.add_ptr(b.add_type_tag("attr", 1, /*kflag=*/!twin));
+                       })).on({6, 14}));
+
+  // ------------------------------------------------------------ 7.1 kind layout
+  // Types, then strings, then a layout of 2 entries that starts 2 bytes off
+  // alignment (7.1 allows any order with a 32-byte header).
+  c.push_back(RuleCase("BTF-LAYOUT-006", [](bool twin) {
+                         auto p = with_int().parts();
+                         p.strings.resize((p.strings.size() + 3) / 4 * 4 + (twin ? 0 : 2), 0);
+                         const uint32_t type_len = static_cast<uint32_t>(p.types.size());
+                         const uint32_t str_len = static_cast<uint32_t>(p.strings.size());
+                         const uint32_t layout_off = type_len + str_len;
+                         p.hdr_len = 32;
+                         p.header_tail.assign(8, 0);
+                         std::memcpy(p.header_tail.data(), &layout_off, 4);
+                         const uint32_t layout_len = 8;
+                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         Blob blob = p.assemble();
+                         blob.insert(blob.end(), {0, 0, 0, 0, 0, 0, 0, 0});
+                         return blob;
+                       }, kBpfBtfLoad, nullptr, {"BTF-HDR-017"}).on({7, 1}));  // not the producers' order
+  c.push_back(RuleCase("BTF-LAYOUT-007", [](bool twin) {
+                         auto p = with_int().parts();
+                         const uint32_t layout_len = twin ? 8 : 6;
+                         const uint32_t type_len = static_cast<uint32_t>(p.types.size());
+                         p.gap.assign(layout_len, 0);
+                         p.hdr_len = 32;
+                         p.header_tail.assign(8, 0);
+                         std::memcpy(p.header_tail.data(), &type_len, 4);
+                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         return p.assemble();
+                       }).on({7, 1}));
   return c;
 }
 

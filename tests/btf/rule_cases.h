@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "btf/kernel_profile.h"
 #include "core/rule.h"
 
 namespace elfmeta::testing {
@@ -24,6 +25,19 @@ struct RuleCase {
   // Rules that cannot be avoided together with `rule`, each with a reason in
   // the case's definition.
   std::vector<std::string_view> also;
+  // The kernel whose rules the case is judged by (default: 6.18).
+  btf::Release kernel = btf::kDefaultRelease;
+  // make() returns a whole ELF object (a module), checked as an artifact.
+  bool elf = false;
+
+  RuleCase on(btf::Release r) && {
+    kernel = r;
+    return std::move(*this);
+  }
+  RuleCase as_elf() && {
+    elf = true;
+    return std::move(*this);
+  }
 };
 
 const std::vector<RuleCase>& btf_rule_cases();

@@ -78,7 +78,7 @@ TEST(Cli, UnreadableInputIsOneLineAndTheRestIsChecked) {
 }
 
 TEST(Cli, UsageErrorsExitTwo) {
-  for (const char* args : {"", "frobnicate", "check", "check --format yaml x", "check --kernel 5.4 x",
+  for (const char* args : {"", "frobnicate", "check", "check --format yaml x", "check --kernel 3.10 x", "check --kernel 7.2 x", "check --kernel=foo x",
                            "check --consumer libbpf x", "explain NO-SUCH-RULE", "check --bogus x"}) {
     const CliRun r = elfmeta(args);
     EXPECT_EQ(r.status, 2) << args;

@@ -1,6 +1,8 @@
 // elfmeta check: open every input, find its BTF (and the base split BTF
 // needs), run the verifier, print the findings in input order and a summary.
+#include <algorithm>
 #include <atomic>
+#include <optional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -18,6 +20,8 @@ namespace {
 
 struct CheckSettings {
   btf::CheckOptions btf;
+  // --kernel: one release for every input; unset: each input's own.
+  std::optional<btf::KernelChoice> kernel;
   std::string format = "text";
   bool werror = false;
   unsigned jobs = 1;
@@ -35,7 +39,8 @@ struct LoadedBase {
 
 class BaseCache {
  public:
-  explicit BaseCache(const btf::CheckOptions& options) : options_(options) {}
+  BaseCache(const btf::CheckOptions& options, std::optional<btf::KernelChoice> kernel)
+      : options_(options), kernel_(std::move(kernel)) {}
 
   // Load `path` as base BTF on top of `below` (null for the bottom base).
   const LoadedBase& get(const std::string& path, const btf::CheckedBtf* below) {
@@ -55,13 +60,16 @@ class BaseCache {
       return *slot;
     }
     NullSink discard;
-    slot->checked = btf::check_btf(where->data, below, options_, slot->artifact->name, where->section, discard);
+    btf::CheckOptions options = options_;
+    options.kernel = btf::KernelProfile(kernel_ ? kernel_->release : btf::kernel_of(*slot->artifact).release);
+    slot->checked = btf::check_btf(where->data, below, options, slot->artifact->name, where->section, discard);
     if (!slot->checked.btf) slot->error = path + ": its BTF header is unreadable, it cannot be a base";
     return *slot;
   }
 
  private:
   btf::CheckOptions options_;
+  std::optional<btf::KernelChoice> kernel_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<LoadedBase>> cache_;
 };
@@ -71,6 +79,7 @@ struct InputResult {
   std::string open_error;
   std::vector<Diagnostic> diagnostics;
   btf::ArtifactCheck check;
+  btf::KernelChoice kernel;
 };
 
 unsigned parse_jobs(const std::string& v) {
@@ -80,6 +89,27 @@ unsigned parse_jobs(const std::string& v) {
   } catch (...) {
   }
   throw UsageError("-j needs a number from 1 to 256, not '" + v + "'");
+}
+
+// --kernel X.Y, --kernel running, or a bare --kernel (the running kernel; the
+// next argument is then an input, unless it reads as a release).
+btf::KernelChoice parse_kernel(Args& args) {
+  std::string v;
+  const std::string arg = args.next();
+  if (arg.starts_with("--kernel=")) {
+    v = arg.substr(9);
+  } else if (!args.done() && (args.peek() == "running" || btf::parse_release(args.peek()))) {
+    v = args.next();
+  } else {
+    return btf::running_kernel();
+  }
+  if (v == "running") return btf::running_kernel();
+  const auto r = btf::parse_release(v);
+  if (!r) throw UsageError("--kernel takes a release such as 6.1, or running, not '" + v + "'");
+  if (*r < btf::kOldestRelease || *r > btf::kNewestRelease)
+    throw UsageError("--kernel " + v + ": profiles exist for " + btf::kOldestRelease.str() + " to " +
+                     btf::kNewestRelease.str());
+  return {*r, "--kernel"};
 }
 
 CheckSettings parse_settings(Args& args) {
@@ -97,16 +127,8 @@ CheckSettings parse_settings(Args& args) {
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
-    } else if (args.option("--kernel", v)) {
-      if (v == "running") {
-        const auto r = input::running_kernel_release();
-        if (!r || r->rfind(std::string(btf::kDefaultKernelRelease) + ".", 0) != 0)
-          throw UsageError("--kernel running: the running kernel is " + r.value_or("unknown") +
-                           "; only the " + std::string(btf::kDefaultKernelRelease) + " profile exists in this build");
-      } else if (v != btf::kDefaultKernelRelease) {
-        throw UsageError("--kernel " + v + ": only the " + std::string(btf::kDefaultKernelRelease) +
-                         " profile exists in this build");
-      }
+    } else if (args.peek() == "--kernel" || args.peek().starts_with("--kernel=")) {
+      s.kernel = parse_kernel(args);
     } else if (args.option("--consumer", v)) {
       if (v == "bpf-load")
         s.btf.consumer = kBpfBtfLoad;
@@ -135,6 +157,28 @@ CheckSettings parse_settings(Args& args) {
   return s;
 }
 
+// "6.18 (running kernel)", or for inputs of several kernels
+// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".
+std::string kernels_used(const std::vector<InputResult>& results) {
+  std::vector<std::pair<std::string, size_t>> seen;
+  for (const auto& r : results) {
+    if (!r.artifact) continue;
+    const std::string label = r.kernel.release.str() + " (" + r.kernel.how + ")";
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == label; });
+    if (it == seen.end())
+      seen.emplace_back(label, 1);
+    else
+      ++it->second;
+  }
+  std::string out;
+  for (const auto& [label, count] : seen) {
+    if (!out.empty()) out += ", ";
+    out += label;
+    if (seen.size() > 1 && count > 1) out += " for " + std::to_string(count) + " inputs";
+  }
+  return out.empty() ? "none" : out;
+}
+
 template <typename Fn>
 void parallel_for(size_t n, unsigned jobs, Fn fn) {
   std::atomic<size_t> next{0};
@@ -151,7 +195,7 @@ void parallel_for(size_t n, unsigned jobs, Fn fn) {
 
 int run_check(Args args) {
   CheckSettings s = parse_settings(args);
-  BaseCache bases(s.btf);
+  BaseCache bases(s.btf, s.kernel);
 
   // Explicit bases form a chain: each --base-btf continues the previous one.
   const btf::CheckedBtf* explicit_base = nullptr;
@@ -174,8 +218,11 @@ int run_check(Args args) {
   // Kernel images first: a module checked with its vmlinux uses it as base.
   auto check_one = [&](size_t i, const btf::CheckedBtf* base) {
     InputResult& r = results[i];
+    r.kernel = s.kernel ? *s.kernel : btf::kernel_of(*r.artifact);
+    btf::CheckOptions options = s.btf;
+    options.kernel = btf::KernelProfile(r.kernel.release);
     DiagnosticList list;
-    r.check = btf::check_artifact_btf(*r.artifact, base, s.btf, list);
+    r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
     r.diagnostics = std::move(list.items());
   };
   std::vector<size_t> images, others;
@@ -215,7 +262,7 @@ int run_check(Args args) {
 
   RunSummary summary;
   summary.inputs = results.size();
-  summary.kernel = std::string(btf::kDefaultKernelRelease);
+  summary.kernel = kernels_used(results);
   summary.consumer = std::string(consumer_name(s.btf.consumer));
   for (auto& r : results) {
     if (!r.artifact) {

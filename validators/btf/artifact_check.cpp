@@ -2,7 +2,33 @@
 
 #include <cstring>
 
+#include "btf/findings.h"
+#include "input/kernel_release.h"
+
 namespace elfmeta::btf {
+
+KernelChoice clamp_release(Release release, std::string how) {
+  if (release > kNewestRelease)
+    return {kNewestRelease, how + "; " + release.str() + " is newer than the newest known profile"};
+  if (release < kOldestRelease) return {kOldestRelease, how + "; " + release.str() + " predates BTF"};
+  return {release, std::move(how)};
+}
+
+KernelChoice running_kernel() {
+  if (const auto uname = input::running_kernel_release())
+    if (const auto r = parse_release(*uname)) return clamp_release(*r, "running kernel");
+  return {kNewestRelease, "newest known; the running kernel's release is unreadable"};
+}
+
+KernelChoice kernel_of(const input::Artifact& a) {
+  if (a.is_vmlinux())
+    if (const auto banner = input::kernel_image_release(a))
+      if (const auto r = parse_release(*banner)) return clamp_release(*r, "banner " + *banner);
+  if (a.is_kernel_module())
+    if (const auto vermagic = input::module_vermagic_release(a))
+      if (const auto r = parse_release(*vermagic)) return clamp_release(*r, "vermagic " + *vermagic);
+  return running_kernel();
+}
 
 std::optional<BtfLocation> locate_btf(const input::Artifact& a) {
   if (a.kind == input::ArtifactKind::RawBtf) return BtfLocation{a.raw, "", std::nullopt};
@@ -43,6 +69,10 @@ ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* bas
     return out;
   }
   if (where->distilled_base) {
+    if (!options.kernel.has(Gate::kDistilledBase)) {
+      const CheckContext ctx{a.name, ".BTF.base", options.consumer, options.kernel};
+      Findings(ctx, sink).unsupported_at_offset(Gate::kDistilledBase, 0, ".BTF.base (distilled base BTF)");
+    }
     out.distilled_base = check_btf(*where->distilled_base, nullptr, options, a.name, ".BTF.base", sink);
     if (!out.distilled_base.btf) return out;
     base = &out.distilled_base;

@@ -11,8 +11,6 @@
 
 namespace elfmeta::btf {
 
-// The kernel release whose rules apply when none is asked for.
-inline constexpr std::string_view kDefaultKernelRelease = "6.18";
 
 struct BtfLocation {
   std::span<const uint8_t> data;
@@ -26,6 +24,22 @@ std::optional<BtfLocation> locate_btf(const input::Artifact& a);
 // Whether the blob is split BTF that needs a base (a module, a sysfs module
 // blob, or a raw blob whose string section does not start with NUL).
 bool needs_base(const input::Artifact& a, const BtfLocation& where);
+
+// The kernel whose rules apply to an artifact, and how it was chosen.
+struct KernelChoice {
+  Release release;
+  std::string how;  // "banner", "vermagic", "running kernel", "--kernel", ...
+};
+
+// `release` made a profile: releases past the newest known use its rules,
+// releases before BTF existed the oldest ones (`how` says so).
+KernelChoice clamp_release(Release release, std::string how);
+// The running kernel's release, or the newest known when it cannot be read.
+KernelChoice running_kernel();
+// The kernel an artifact belongs to: a vmlinux's banner, a module's
+// vermagic; anything else (raw blobs, /sys/kernel/btf) is judged as the
+// running kernel would.
+KernelChoice kernel_of(const input::Artifact& a);
 
 struct ArtifactCheck {
   CheckedBtf distilled_base;  // set for modules with .BTF.base

@@ -84,6 +84,13 @@ const Rule LAYOUT_003{"BTF-LAYOUT-003", Severity::Error, kAll,
                       "header of 25-31 bytes with non-zero bytes past offset 24",
                       "Kernels before 7.1 require every header byte past 24 to be zero.",
                       "Linux 7.1 stops checking them", "Unsupported btf_header"};
+const Rule LAYOUT_006{"BTF-LAYOUT-006", Severity::Error, kAll, "kind-layout section not 4-byte aligned",
+                      "Linux 7.1 requires layout_off to be a multiple of 4 (the entries are 4 bytes).",
+                      "Linux 7.1", "Unaligned layout_off"};
+const Rule LAYOUT_007{"BTF-LAYOUT-007", Severity::Error, kAll, "kind-layout section not a whole number of entries",
+                      "Linux 7.1 requires layout_len to be at least 4 and a multiple of 4 (one 4-byte "
+                      "entry per kind).",
+                      "Linux 7.1", "Layout section is too small / layout_len is not multiple of 4"};
 
 // ---------------------------------------------------------------- strings
 const Rule STR_001{"BTF-STR-001", Severity::Error, kAll, "base BTF has an empty string section",
@@ -415,6 +422,13 @@ const Rule FIELD_005{"BTF-FIELD-005", Severity::Error, kLoad, "two spin locks at
                      "At most one bpf_spin_lock and one bpf_res_spin_lock per struct level (E2BIG). The "
                      "count is by type name, so a union or typedef named bpf_spin_lock counts too.",
                      "Linux 6.2", ""};
+const Rule FIELD_006{"BTF-FIELD-006", Severity::Error, kLoad,
+                     "a second bpf_spin_lock or bpf_refcount in a processed struct or a struct it embeds",
+                     "Debian's 6.12 kernel (6.12.117) counts these fields over the processed struct "
+                     "and the structs embedded in it together, and refuses a second one (E2BIG); "
+                     "mainline kernels count each struct level on its own, allow several "
+                     "bpf_refcount, and only WARN.",
+                     "Linux 6.12 stable", ""};
 const Rule FIELD_007{"BTF-FIELD-007", Severity::Error, kLoad, "bpf_spin_lock together with bpf_res_spin_lock",
                      "A struct may hold one kind of BPF lock (EINVAL).", "Linux 6.15", ""};
 const Rule FIELD_008{"BTF-FIELD-008", Severity::Error, kLoad, "special fields overlap",
@@ -469,11 +483,64 @@ const Rule FIELD_021{"BTF-FIELD-021", Severity::Warning, kLint, "referenced kptr
                      "cannot decide.",
                      "Linux 6.12", ""};
 
+
+// ---------------------------------------------------------------- version gates
+// Findings of these rules exist only under a --kernel profile older than the
+// release that accepted the feature (validators/btf/kernel_profile.cpp).
+const Rule VER_001{"BTF-VER-001", Severity::Error, kAll, "FUNC/FUNC_PROTO or kind_flag for an older kernel",
+                   "Kernels before 5.0 know neither the FUNC and FUNC_PROTO kinds nor a kind_flag on "
+                   "STRUCT, UNION or FWD (bitfield offsets, union forward declarations). libbpf "
+                   "rewrites such types for old kernels; raw BTF must not contain them.",
+                   "Linux 5.0 accepts it", "Invalid kind / Invalid btf_info kind_flag"};
+const Rule VER_002{"BTF-VER-002", Severity::Error, kAll, "VAR or DATASEC for an older kernel",
+                   "Kernels before 5.2 do not know the VAR and DATASEC kinds (global data). pahole "
+                   "--skip_encoding_btf_vars leaves them out.",
+                   "Linux 5.2 accepts it", "Invalid kind"};
+const Rule VER_003{"BTF-VER-003", Severity::Error, kAll, "non-static FUNC linkage for an older kernel",
+                   "Kernels before 5.6 require the vlen (linkage) of a FUNC to be 0 (static); libbpf "
+                   "rewrites global functions as static for them.",
+                   "Linux 5.6 accepts it", "vlen != 0"};
+const Rule VER_004{"BTF-VER-004", Severity::Error, kAll, "FLOAT for an older kernel",
+                   "Kernels before 5.13 do not know the FLOAT kind. pahole emits it only with "
+                   "--btf_gen_floats (feature float); libbpf rewrites it for old kernels.",
+                   "Linux 5.13 accepts it", "Invalid kind"};
+const Rule VER_005{"BTF-VER-005", Severity::Error, kAll, "DECL_TAG for an older kernel",
+                   "Kernels before 5.16 do not know the DECL_TAG kind (pahole "
+                   "--skip_encoding_btf_decl_tag leaves it out).",
+                   "Linux 5.16 accepts it", "Invalid kind"};
+const Rule VER_006{"BTF-VER-006", Severity::Error, kAll, "TYPE_TAG for an older kernel",
+                   "Kernels before 5.17 do not know the TYPE_TAG kind (pahole "
+                   "--skip_encoding_btf_type_tag leaves it out).",
+                   "Linux 5.17 accepts it", "Invalid kind"};
+const Rule VER_007{"BTF-VER-007", Severity::Error, kAll, "ENUM64 or signed ENUM for an older kernel",
+                   "Kernels before 6.0 know neither the ENUM64 kind nor the kind_flag that marks an "
+                   "ENUM signed (pahole --skip_encoding_btf_enum64; libbpf rewrites ENUM64 as a "
+                   "UNION and clears the flag).",
+                   "Linux 6.0 accepts it", "Invalid kind / Invalid btf_info kind_flag"};
+const Rule VER_008{"BTF-VER-008", Severity::Error, kAll, "identifier longer than an older kernel allows",
+                   "KSYM_NAME_LEN was 128 before Linux 6.1 and is 512 since; longer names (Rust "
+                   "symbols, long C++-ish names) are refused by the older kernels.",
+                   "Linux 6.1 accepts up to 512 bytes", "Invalid name"};
+const Rule VER_009{"BTF-VER-009", Severity::Error, kAll, "DATASEC name that is not an identifier, for an older kernel",
+                   "Before Linux 6.9 a DATASEC name had to be an identifier (letters, digits, '_', "
+                   "'.'); since, any printable bytes are accepted (e.g. \"?.struct_ops\", which "
+                   "libbpf renames for older kernels).",
+                   "Linux 6.9 accepts it", "Invalid name"};
+const Rule VER_010{"BTF-VER-010", Severity::Error, kModuleLoad, "distilled base BTF for an older kernel",
+                   "A module's .BTF.base (pahole feature distilled_base) is understood only by Linux "
+                   "6.11 and later; an older kernel reads the split BTF against its own vmlinux, "
+                   "whose ids and strings differ, and drops the module's BTF.",
+                   "Linux 6.11 accepts it", "failed to validate module BTF"};
+const Rule VER_011{"BTF-VER-011", Severity::Error, kAll, "kind_flag on DECL_TAG or TYPE_TAG for an older kernel",
+                   "Since Linux 6.15 a kind_flag marks a tag value as an attribute (pahole feature "
+                   "attributes); older kernels refuse any kind_flag on the tag kinds.",
+                   "Linux 6.15 accepts it", "Invalid btf_info kind_flag"};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009,
     &HDR_010, &HDR_011, &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017,
-    &LAYOUT_001, &LAYOUT_003,
+    &LAYOUT_001, &LAYOUT_003, &LAYOUT_006, &LAYOUT_007,
     &STR_001, &STR_002, &STR_003, &STR_004, &STR_006, &STR_007, &STR_008, &STR_011,
     &TYPE_001, &TYPE_002, &TYPE_003, &TYPE_004, &TYPE_007, &TYPE_009, &TYPE_010, &TYPE_012,
     &INT_001, &INT_002, &INT_003, &INT_004, &INT_005, &INT_006, &INT_008, &INT_009,
@@ -490,9 +557,11 @@ constexpr const Rule* kTable[] = {
     &DATASEC_008, &DATASEC_009, &DATASEC_011, &DATASEC_012, &DATASEC_013, &DATASEC_015,
     &FLOAT_001, &FLOAT_002, &FLOAT_003,
     &DTAG_002, &DTAG_003, &DTAG_005, &DTAG_006, &DTAG_007, &DTAG_008,
-    &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
+    &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
     &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
     &FIELD_021,
+    &VER_001, &VER_002, &VER_003, &VER_004, &VER_005, &VER_006, &VER_007, &VER_008, &VER_009,
+    &VER_010, &VER_011,
 };
 }  // namespace
 

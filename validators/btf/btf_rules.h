@@ -13,7 +13,7 @@ std::span<const Rule* const> table();
 // Header and section layout.
 extern const Rule HDR_001, HDR_002, HDR_003, HDR_004, HDR_005, HDR_006, HDR_007, HDR_008, HDR_009,
     HDR_010, HDR_011, HDR_012, HDR_013, HDR_014, HDR_015, HDR_016, HDR_017;
-extern const Rule LAYOUT_001, LAYOUT_003;
+extern const Rule LAYOUT_001, LAYOUT_003, LAYOUT_006, LAYOUT_007;
 // Strings.
 extern const Rule STR_001, STR_002, STR_003, STR_004, STR_006, STR_007, STR_008, STR_011;
 // Common record rules.
@@ -36,8 +36,11 @@ extern const Rule DATASEC_002, DATASEC_003, DATASEC_004, DATASEC_005, DATASEC_00
 extern const Rule FLOAT_001, FLOAT_002, FLOAT_003;
 extern const Rule DTAG_002, DTAG_003, DTAG_005, DTAG_006, DTAG_007, DTAG_008;
 // Special fields (struct members the BPF runtime manages), user BTF only.
-extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_007, FIELD_008, FIELD_009, FIELD_010,
+extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_006, FIELD_007, FIELD_008, FIELD_009, FIELD_010,
     FIELD_011, FIELD_012, FIELD_013, FIELD_014, FIELD_015, FIELD_016, FIELD_017, FIELD_018,
     FIELD_019, FIELD_021;
+// Features older kernels reject (kernel profiles).
+extern const Rule VER_001, VER_002, VER_003, VER_004, VER_005, VER_006, VER_007, VER_008, VER_009,
+    VER_010, VER_011;
 
 }  // namespace elfmeta::btf::rules

@@ -23,10 +23,13 @@ constexpr uint64_t item_offset(uint32_t item_size, uint32_t i) { return kTypeRec
 class RecordChecker {
  public:
   RecordChecker(const Btf& btf, Findings& f)
-      : btf_(btf), f_(f), known_identifiers_((btf.header().str_len + 63) / 64, 0) {}
+      : btf_(btf), f_(f), kernel_(f.kernel()), max_name_(kernel_.max_name_length()),
+        known_identifiers_((btf.header().str_len + 63) / 64, 0) {}
 
   void check(uint32_t id) {
     const TypeRef t = btf_.type(id);
+    id_ = id;
+    if (!kind_supported(id, t)) return;
     if (t.info() & ~kInfoMask)
       f_.at_type(rules::TYPE_002, id, "info " + hex(t.info()) + " has bits outside " + hex(kInfoMask), 4);
     name_ok_ = btf_.name_offset_valid(t.name_off());
@@ -60,17 +63,58 @@ class RecordChecker {
 
  private:
   const char* name(uint32_t off) const { return btf_.string_at(off); }
+
+  // A kind (or kind_flag meaning) the target kernel does not know yet: that
+  // is the finding, and the record's other checks would be those of a newer
+  // kernel.
+  bool kind_supported(uint32_t id, TypeRef t) {
+    const uint32_t kind = t.kind();
+    auto missing = [&](Gate g, const std::string& what, uint64_t at = 4) {
+      if (kernel_.has(g)) return false;
+      f_.unsupported_at_type(g, id, what, at);
+      return true;
+    };
+    const std::string kind_text = std::string(kind_name(kind)) + " kind";
+    switch (kind) {
+      case kFunc:
+        if (missing(Gate::kFuncKinds, kind_text)) return false;
+        return !(t.vlen() == 1 && missing(Gate::kFuncLinkage, "FUNC with global linkage"));
+      case kFuncProto: return !missing(Gate::kFuncKinds, kind_text);
+      case kVar:
+      case kDatasec: return !missing(Gate::kVarDatasec, kind_text);
+      case kFloat: return !missing(Gate::kFloat, kind_text);
+      case kDeclTag:
+        if (missing(Gate::kDeclTag, kind_text)) return false;
+        return !(t.kflag() && missing(Gate::kTagKindFlag, "DECL_TAG with kind_flag (attribute)"));
+      case kTypeTag:
+        if (missing(Gate::kTypeTag, kind_text)) return false;
+        return !(t.kflag() && missing(Gate::kTagKindFlag, "TYPE_TAG with kind_flag (attribute)"));
+      case kEnum64: return !missing(Gate::kEnum64, kind_text);
+      case kEnum: return !(t.kflag() && missing(Gate::kEnum64, "ENUM with kind_flag (signed)"));
+      case kStruct:
+      case kUnion:
+      case kFwd: return !(t.kflag() && missing(Gate::kFuncKinds, std::string(kind_name(kind)) + " with kind_flag"));
+      default: return true;
+    }
+  }
   // A name that must be a C identifier; `required` forbids anonymity. Names
   // repeat (member names above all), so valid ones of this blob's own string
   // section are remembered in a bitmap over its offsets.
+  // A name longer than an older target allows is that target's finding
+  // (reported here), not the caller's.
   bool identifier_ok(uint32_t off, bool required) {
     if (off == 0) return !required;
     const uint32_t rel = off - btf_.string_start();
     const bool own = off >= btf_.string_start() && rel < known_identifiers_.size() * 64;
     if (own && (known_identifiers_[rel >> 6] >> (rel & 63) & 1)) return true;
-    const bool ok = valid_identifier(name(off), btf_.string_section_end(off));
-    if (ok && own) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
-    return ok;
+    const size_t length = identifier_length(name(off), btf_.string_section_end(off));
+    if (length == kNotIdentifier) return false;
+    if (length > max_name_) {
+      f_.unsupported_at_type(Gate::kLongNames, id_, "name of " + std::to_string(length) + " bytes");
+      return true;
+    }
+    if (own) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
+    return true;
   }
   std::string name_problem(uint32_t off) const {
     return off == 0 ? std::string("is missing") : "'" + printable(name(off)) + "' " + identifier_problem(name(off));
@@ -219,13 +263,7 @@ class RecordChecker {
     const uint32_t size = t.size();
     if (size == 0) f_.at_type(rules::DATASEC_002, id, "size is 0", 8);
     if (t.kflag()) f_.at_type(rules::DATASEC_003, id, "kind_flag is set", 4);
-    if (name_ok_) {
-      if (t.name_off() == 0 || !*name(t.name_off()))
-        f_.at_type(rules::DATASEC_005, id, "section name is empty");
-      else if (!valid_section_name(name(t.name_off()), btf_.string_section_end(t.name_off())))
-        f_.at_type(rules::DATASEC_004, id,
-                   "section name '" + printable(name(t.name_off())) + "' " + section_name_problem(name(t.name_off())));
-    }
+    if (name_ok_) check_section_name(id, t.name_off());
     uint64_t last_end = 0;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const VarSecInfo e = secinfo_at(t, i);
@@ -257,6 +295,27 @@ class RecordChecker {
     }
   }
 
+  void check_section_name(uint32_t id, uint32_t off) {
+    if (off == 0 || !*name(off)) {
+      f_.at_type(rules::DATASEC_005, id, "section name is empty");
+      return;
+    }
+    const char* s = name(off);
+    const char* end = btf_.string_section_end(off);
+    if (!valid_section_name(s, end)) {
+      f_.at_type(rules::DATASEC_004, id, "section name '" + printable(s) + "' " + section_name_problem(s));
+      return;
+    }
+    // Before 6.9 a section name was checked as an identifier.
+    if (kernel_.has(Gate::kPrintableSectionNames)) return;
+    const size_t length = identifier_length(s, end);
+    if (length == kNotIdentifier)
+      f_.unsupported_at_type(Gate::kPrintableSectionNames, id,
+                             "section name '" + printable(s) + "' " + identifier_problem(s));
+    else if (length > max_name_)
+      f_.unsupported_at_type(Gate::kLongNames, id, "section name of " + std::to_string(length) + " bytes");
+  }
+
   void check_float(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::FLOAT_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.kflag()) f_.at_type(rules::FLOAT_002, id, "kind_flag is set", 4);
@@ -273,6 +332,9 @@ class RecordChecker {
 
   const Btf& btf_;
   Findings& f_;
+  const KernelProfile& kernel_;
+  const size_t max_name_;
+  uint32_t id_ = 0;
   bool name_ok_ = true;
   std::vector<uint64_t> known_identifiers_;
 };

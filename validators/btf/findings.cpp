@@ -6,6 +6,7 @@ namespace elfmeta::btf {
 
 Severity Findings::effective(const Rule& rule) const {
   if (rule.severity == Severity::Error && !(rule.enforced_by & ctx_.consumer)) return Severity::Warning;
+  if (rule.severity == Severity::Error && ctx_.kernel.lacks_check(rule)) return Severity::Warning;
   return rule.severity;
 }
 
@@ -13,9 +14,17 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   Diagnostic d;
   d.rule = &rule;
   d.severity = effective(rule);
-  if (rule.severity == Severity::Error && d.severity != Severity::Error)
-    d.notes.push_back("not enforced by " + std::string(consumer_name(ctx_.consumer)) + "; an error for " +
-                      ((rule.enforced_by & kBpfBtfLoad) ? "bpf-load" : "module-load"));
+  if (rule.severity == Severity::Error && d.severity != Severity::Error) {
+    if (!(rule.enforced_by & ctx_.consumer)) {
+      d.notes.push_back("not enforced by " + std::string(consumer_name(ctx_.consumer)) + "; an error for " +
+                        ((rule.enforced_by & kBpfBtfLoad) ? "bpf-load" : "module-load"));
+    } else if (const GateInfo* g = ctx_.kernel.lacks_check(rule)) {
+      const std::string when = g->until ? "from " + g->since.str() + " to " + g->until->str() + " (exclusive)"
+                                        : "since " + g->since.str();
+      d.notes.push_back("not enforced by Linux " + ctx_.kernel.release().str() + " (" + std::string(g->what) + ": " +
+                        (g->kind == GateKind::kSkips ? "skipped " : "") + when + ")");
+    }
+  }
   if (!rule.kernel_log.empty()) d.notes.push_back("kernel log: \"" + std::string(rule.kernel_log) + "\"");
   d.location = std::move(loc);
   d.message = std::move(message);
@@ -31,7 +40,7 @@ void Findings::at_offset(const Rule& rule, uint64_t offset, std::string message)
 }
 
 void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record) {
-  if (rule.severity == Severity::Error) flag(id);
+  if (effective(rule) == Severity::Error) flag(id);
   Location loc{ctx_.artifact, ctx_.section, std::nullopt, "type", id, "", std::nullopt};
   if (btf_ && btf_->is_own(id)) {
     TypeRef t = btf_->type(id);
@@ -41,6 +50,21 @@ void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint6
       loc.record_name = printable(btf_->name_of(t.name_off()));
   }
   emit(rule, std::move(loc), std::move(message));
+}
+
+namespace {
+std::string unsupported(Gate gate, const std::string& what) {
+  const GateInfo& g = gate_info(gate);
+  return what + ": rejected by kernels before " + g.since.str();
+}
+}  // namespace
+
+void Findings::unsupported_at_type(Gate gate, uint32_t id, const std::string& what, uint64_t offset_in_record) {
+  at_type(*gate_info(gate).rules.front(), id, unsupported(gate, what), offset_in_record);
+}
+
+void Findings::unsupported_at_offset(Gate gate, uint64_t offset, const std::string& what) {
+  at_offset(*gate_info(gate).rules.front(), offset, unsupported(gate, what));
 }
 
 void Findings::absorb(const Findings& other, std::vector<Diagnostic>& diagnostics) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "btf/btf.h"
+#include "btf/kernel_profile.h"
 #include "core/diagnostic.h"
 
 namespace elfmeta::btf {
@@ -15,6 +16,7 @@ struct CheckContext {
   std::string artifact = "<blob>";
   std::string section = ".BTF";
   Consumer consumer = kBpfBtfLoad;
+  KernelProfile kernel;
 };
 
 class Findings {
@@ -36,6 +38,11 @@ class Findings {
   void at_offset(const Rule& rule, uint64_t offset, std::string message);
   // A finding about type `id`, located at byte `offset_in_record` of its record.
   void at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record = 0);
+  // A feature the target kernel does not have yet (`gate`): its rule, with
+  // the release that lifted it.
+  void unsupported_at_type(Gate gate, uint32_t id, const std::string& what, uint64_t offset_in_record = 0);
+  void unsupported_at_offset(Gate gate, uint64_t offset, const std::string& what);
+  const KernelProfile& kernel() const { return ctx_.kernel; }
   // Context that was missing or a pass that was skipped: not a finding.
   void note(std::string message);
 

@@ -36,15 +36,18 @@ inline constexpr std::array<bool, 256> kPrintable = printable_chars();
 size_t identifier_run(const uint8_t* p, const uint8_t* end);
 size_t printable_run(const uint8_t* p, const uint8_t* end);
 
-// A C identifier as the kernel checks it: first byte a letter, '_' or '.',
-// then letters, digits, '_' or '.', at most kMaxNameLength bytes. Letters are
-// those of the kernel's Latin-1 ctype table. `s` is NUL-terminated before `end`.
-inline bool valid_identifier(const char* s, const char* end) {
+// The length of `s` if it is a C identifier as the kernel checks it: first
+// byte a letter, '_' or '.', then letters, digits, '_' or '.', at most
+// kMaxNameLength bytes; otherwise kNotIdentifier. Letters are those of the
+// kernel's Latin-1 ctype table. `s` is NUL-terminated before `end`.
+inline constexpr size_t kNotIdentifier = SIZE_MAX;
+inline size_t identifier_length(const char* s, const char* end) {
   const auto* p = reinterpret_cast<const uint8_t*>(s);
-  if (!detail::kIdentifierFirst[p[0]]) return false;
+  if (!detail::kIdentifierFirst[p[0]]) return kNotIdentifier;
   const size_t i = 1 + identifier_run(p + 1, reinterpret_cast<const uint8_t*>(end));
-  return p[i] == 0 && i <= kMaxNameLength;  // NUL is not an identifier byte
+  return p[i] == 0 && i <= kMaxNameLength ? i : kNotIdentifier;  // NUL is not an identifier byte
 }
+inline bool valid_identifier(const char* s, const char* end) { return identifier_length(s, end) != kNotIdentifier; }
 
 // A DATASEC name (Linux 6.9+): non-empty, printable bytes, at most the limit.
 inline bool valid_section_name(const char* s, const char* end) {

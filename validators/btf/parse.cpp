@@ -22,6 +22,7 @@ class Parser {
   bool check_section_tiling();
   void check_producer_layout();
   void check_strings();
+  void check_layout_section();
   void check_type_section_placement();
   void walk_types();
 
@@ -118,6 +119,7 @@ std::optional<Btf> Parser::run() {
   if (!read_header()) return std::nullopt;
   if (!check_section_tiling()) return std::nullopt;
   check_strings();
+  if (f_.kernel().has(Gate::kKindLayout)) check_layout_section();
   check_type_section_placement();
   if (!f_.findings()) check_producer_layout();
   if (btf_.strings_usable_) {
@@ -146,17 +148,23 @@ bool Parser::read_header() {
         if (data_[i]) return i;
       return std::nullopt;
     };
+    // Linux 7.1 knows 32 header bytes (the kind-layout fields) and copies a
+    // shorter header as far as it reaches; older kernels know 24 and refuse
+    // any non-zero byte past them.
+    const bool layout_kernel = f_.kernel().has(Gate::kKindLayout);
     if (hdr_len >= kLayoutHeaderSize) {
-      if (auto at = first_nonzero(kHeaderSize, kLayoutHeaderSize))
-        f_.at_offset(rules::LAYOUT_001, *at,
-                     "layout_off " + std::to_string(u32_at(24)) + ", layout_len " + std::to_string(u32_at(28)) +
-                         ": a kind-layout section, which kernels before 7.1 refuse");
+      if (!layout_kernel)
+        if (auto at = first_nonzero(kHeaderSize, kLayoutHeaderSize))
+          f_.unsupported_at_offset(Gate::kKindLayout, *at,
+                                   "layout_off " + std::to_string(u32_at(24)) + ", layout_len " +
+                                       std::to_string(u32_at(28)) + ": a kind-layout section");
       if (auto at = first_nonzero(kLayoutHeaderSize, hdr_len))
         f_.at_offset(rules::HDR_003, *at,
                      "header byte " + std::to_string(*at) + " of " + std::to_string(hdr_len) + " is non-zero");
-    } else if (auto at = first_nonzero(kHeaderSize, hdr_len)) {
-      f_.at_offset(rules::LAYOUT_003, *at,
-                   "hdr_len " + std::to_string(hdr_len) + " and header byte " + std::to_string(*at) + " is non-zero");
+    } else if (!layout_kernel) {
+      if (auto at = first_nonzero(kHeaderSize, hdr_len))
+        f_.at_offset(rules::LAYOUT_003, *at,
+                     "hdr_len " + std::to_string(hdr_len) + " and header byte " + std::to_string(*at) + " is non-zero");
     }
   }
   // The kernel copies min(hdr_len, 24) bytes over a zeroed header.
@@ -250,7 +258,12 @@ void Parser::check_producer_layout() {
   const Header& h = btf_.hdr_;
   if (h.stored_hdr_len != kHeaderSize && h.stored_hdr_len != kLayoutHeaderSize)
     f_.at_offset(rules::HDR_017, 4, "hdr_len is " + std::to_string(h.stored_hdr_len) + ", producers write 24 or 32");
-  else if (h.type_off != 0 || h.str_off != h.type_len)
+  else if (h.layout_len && (h.type_off != 0 || h.layout_off != h.type_len || h.str_off != h.type_len + h.layout_len))
+    f_.at_offset(rules::HDR_017, 8,
+                 "type_off " + std::to_string(h.type_off) + ", layout_off " + std::to_string(h.layout_off) +
+                     ", str_off " + std::to_string(h.str_off) +
+                     ": producers write the types, the layout and the strings in that order, with no gaps");
+  else if (!h.layout_len && (h.type_off != 0 || h.str_off != h.type_len))
     f_.at_offset(rules::HDR_017, 8,
                  "type_off " + std::to_string(h.type_off) + ", str_off " + std::to_string(h.str_off) +
                      ": producers write type_off 0 and str_off = type_len");
@@ -261,7 +274,9 @@ void Parser::check_strings() {
   const uint64_t start = uint64_t(h.hdr_len) + h.str_off;
   const uint64_t end = start + h.str_len;
   btf_.strings_begin_ = data_.data() + start;
-  if (end != data_.size())
+  // 7.1 lets any section come last once the header has the layout fields.
+  const bool any_order = f_.kernel().has(Gate::kKindLayout) && h.stored_hdr_len >= kLayoutHeaderSize;
+  if (end != data_.size() && !any_order)
     f_.at_offset(rules::HDR_013, 16,
                  "string section ends at " + std::to_string(end) + ", the blob at " + std::to_string(data_.size()));
   if (is_split(options_) && h.str_len == 0) {
@@ -283,6 +298,18 @@ void Parser::check_strings() {
       f_.at_offset(rules::STR_004, start, "first byte of the string section is " + hex(data_[start]));
   }
   btf_.strings_usable_ = usable;
+}
+
+// Linux 7.1 checks the kind-layout section after the strings. It does not
+// read the entries (records are still sized by the kernel's own tables).
+void Parser::check_layout_section() {
+  const Header& h = btf_.hdr_;
+  if (!h.layout_len) return;
+  if (h.layout_off & 3)
+    f_.at_offset(rules::LAYOUT_006, 24, "layout_off " + std::to_string(h.layout_off) + " is not 4-byte aligned");
+  if (h.layout_len < 4 || h.layout_len % 4)
+    f_.at_offset(rules::LAYOUT_007, 28,
+                 "layout_len " + std::to_string(h.layout_len) + " is not a whole number of 4-byte entries");
 }
 
 void Parser::check_type_section_placement() {

@@ -35,16 +35,26 @@ enum FieldType : uint32_t {
 constexpr uint32_t kKptrMask = kKptrUnref | kKptrRef | kKptrPercpu;
 constexpr uint32_t kGraphRoot = kListHead | kRbRoot;
 constexpr uint32_t kGraphNode = kListNode | kRbNode;
-// What BPF_BTF_LOAD looks for (map-only types such as bpf_timer are not scanned).
-constexpr uint32_t kLoadMask = kSpinLock | kResSpinLock | kListHead | kListNode | kRbRoot | kRbNode | kRefcount | kKptrMask;
 constexpr int kFieldsMax = 11;
 
-uint32_t field_size(uint32_t type) {
+// What BPF_BTF_LOAD looks for in the target kernel (map-only types such as
+// bpf_timer are never scanned at load).
+uint32_t load_mask(const KernelProfile& k) {
+  uint32_t mask = kSpinLock | kListHead | kListNode;
+  if (k.has(Gate::kRbTree)) mask |= kRbRoot | kRbNode;
+  if (k.has(Gate::kRefcount)) mask |= kRefcount;
+  if (k.has(Gate::kKptrAtLoad)) mask |= kKptrMask;
+  if (k.has(Gate::kResSpinLock)) mask |= kResSpinLock;
+  return mask;
+}
+
+// Graph nodes grew an owner pointer together with bpf_refcount.
+uint32_t field_size(uint32_t type, bool owning_nodes = true) {
   switch (type) {
     case kSpinLock: case kResSpinLock: case kRefcount: return 4;
     case kTimer: case kWorkqueue: case kListHead: case kRbRoot: return 16;
-    case kListNode: return 24;
-    case kRbNode: return 32;
+    case kListNode: return owning_nodes ? 24 : 16;
+    case kRbNode: return owning_nodes ? 32 : 24;
     default: return 8;  // kptrs, uptr
   }
 }
@@ -107,7 +117,9 @@ struct Failure {
 
 class FieldScanner {
  public:
-  FieldScanner(const Btf& btf, const Btf* kernel_btf, Findings& f) : btf_(btf), kernel_btf_(kernel_btf), f_(f) {}
+  FieldScanner(const Btf& btf, const Btf* kernel_btf, Findings& f)
+      : btf_(btf), kernel_btf_(kernel_btf), f_(f), kernel_(f.kernel()), load_mask_(load_mask(kernel_)),
+        owning_nodes_(kernel_.has(Gate::kRefcount)), nested_(kernel_.has(Gate::kNestedFields)) {}
 
   void run();
 
@@ -143,6 +155,7 @@ class FieldScanner {
                          uint32_t level);
   int find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, int info_cnt, uint32_t level);
   bool parse_record(uint32_t id, Record& rec);
+  bool is_special_member(TypeRef member_type, uint32_t mask);
   int parse_graph_root(const FieldInfo& info, const char* node_type);
 
   // A `kptr` to a type the kernel also defines needs a destructor the
@@ -170,9 +183,17 @@ class FieldScanner {
     return err;
   }
 
+  uint32_t size_of(uint32_t type) const { return field_size(type, owning_nodes_); }
+
   const Btf& btf_;
   const Btf* kernel_btf_;
   Findings& f_;
+  const KernelProfile& kernel_;
+  const uint32_t load_mask_;
+  const bool owning_nodes_;
+  const bool nested_;  // nested structs and arrays are searched (before: only direct members)
+  const bool record_wide_unique_ = kernel_.has(Gate::kRecordWideUniqueFields);
+  uint32_t seen_in_record_ = 0;  // unique fields found in the struct being processed, at any level
   Failure failure_;
 };
 
@@ -191,7 +212,7 @@ int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t m
     type = kKptrRef;
   else if (tag == "percpu_kptr")
     type = kKptrPercpu;
-  else if (tag == "uptr")
+  else if (tag == "uptr" && kernel_.has(Gate::kUptr))
     type = kUptr;
   else
     return fail(-EINVAL, rules::FIELD_019, "pointer tagged '" + printable(tag) + "' is not a known kptr kind");
@@ -216,6 +237,7 @@ int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, ui
     const TypeRef tag = btf_.type(i);
     if (tag.kind() != kDeclTag || btf_.type(tag.type()).bytes() != container.bytes()) continue;
     if (static_cast<int32_t>(tag.payload(0)) != comp_idx || name(tag.name_off()).substr(0, 9) != "contains:") continue;
+    if (found >= 0 && !kernel_.has(Gate::kUniqueContainsTag)) break;  // the first one counts
     if (found >= 0)
       return fail(-EINVAL, rules::FIELD_014, std::string(field_name(head_type)) + " member " + std::to_string(comp_idx) +
                                                  " has two contains: tags (" + std::to_string(found) + ", " +
@@ -246,7 +268,10 @@ int FieldScanner::get_field_type(TypeRef member_type, uint32_t mask, uint32_t& s
   auto once = [&](uint32_t t) -> int {
     if (seen & t)
       return fail(-E2BIG, rules::FIELD_005, std::string("a second ") + field_name(t) + " at the same struct level");
+    if (record_wide_unique_ && (seen_in_record_ & t))
+      return fail(-E2BIG, rules::FIELD_006, std::string("a second ") + field_name(t) + " in this struct and those it embeds");
     seen |= t;
+    seen_in_record_ |= t;
     type = t;
     return 0;
   };
@@ -267,13 +292,16 @@ int FieldScanner::get_field_type(TypeRef member_type, uint32_t mask, uint32_t& s
   } else if ((mask & kRbNode) && n == "bpf_rb_node") {
     type = kRbNode;
   } else if ((mask & kRefcount) && n == "bpf_refcount") {
+    if (record_wide_unique_ && (seen_in_record_ & kRefcount))
+      return fail(-E2BIG, rules::FIELD_006, "a second bpf_refcount in this struct and those it embeds");
+    seen_in_record_ |= kRefcount;
     type = kRefcount;
   } else if ((mask & (kKptrMask | kUptr)) && member_type.kind() != kStruct) {
     type = kKptrRef;  // the pointer's tag decides the real kind
   } else {
     return 0;
   }
-  sz = field_size(type);
+  sz = size_of(type);
   align = field_align(type);
   return static_cast<int>(type);
 }
@@ -315,7 +343,8 @@ int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int mem
                                  uint32_t mask, uint32_t& seen, FieldInfo* info, int info_cnt, uint32_t level) {
   uint32_t nelems = 1;
   uint32_t i = 0;
-  for (; i < kMaxResolveDepth && member_type.kind() == kArray; ++i) {
+  // Before arrays were understood, an array member (it has no name) was no field.
+  for (; nested_ && i < kMaxResolveDepth && member_type.kind() == kArray; ++i) {
     nelems *= member_type.payload(2);
     member_type = btf_.type(member_type.payload(0));
   }
@@ -323,7 +352,7 @@ int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int mem
   if (nelems == 0) return 0;
   uint32_t align = 0, sz = 0;
   const int field_type = get_field_type(member_type, mask, seen, align, sz);
-  if (field_type == 0 && member_type.kind() == kStruct)
+  if (field_type == 0 && member_type.kind() == kStruct && nested_)
     return find_nested_struct(member_type, off, nelems, mask, info, info_cnt, level);
   if (field_type <= 0) return field_type;
   if (off % align) return 0;
@@ -358,7 +387,7 @@ int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, 
   for (uint32_t i = 0; i < t.vlen(); ++i) {
     const Member m = member_at(t, i);
     const uint32_t bit_off = member_bit_offset_of(t, m);
-    if (bit_off % 8)
+    if (bit_off % 8 && (nested_ || is_special_member(btf_.type(m.type), mask)))
       return fail(-EINVAL, rules::FIELD_004, "member " + std::to_string(i) + " starts at bit " + std::to_string(bit_off));
     const int ret = find_field_one(t, btf_.type(m.type), static_cast<int>(i), bit_off / 8,
                                    mask, seen, &info[idx], info_cnt - idx, level);
@@ -366,6 +395,15 @@ int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, 
     idx += ret;
   }
   return idx;
+}
+
+// Before 6.10 only members that are special fields had to start on a byte.
+bool FieldScanner::is_special_member(TypeRef member_type, uint32_t mask) {
+  uint32_t seen = 0, align = 0, sz = 0;
+  const Failure saved = failure_;
+  const bool special = get_field_type(member_type, mask, seen, align, sz) != 0;
+  failure_ = saved;
+  return special;
 }
 
 int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type) {
@@ -396,7 +434,8 @@ int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type)
 bool FieldScanner::parse_record(uint32_t id, Record& rec) {
   const TypeRef t = btf_.type(id);
   std::array<FieldInfo, kFieldsMax> info;
-  const int cnt = find_struct_fields(t, kLoadMask, info.data(), kFieldsMax, 0);
+  seen_in_record_ = 0;
+  const int cnt = find_struct_fields(t, load_mask_, info.data(), kFieldsMax, 0);
   if (cnt < 0) return false;
   if (cnt == 0) {
     fail(-EFAULT, rules::FIELD_003, "a member uses a special type but none is recognised (wrong size or alignment)");
@@ -412,7 +451,7 @@ bool FieldScanner::parse_record(uint32_t id, Record& rec) {
                                           " overlaps the special field before it, which ends at " + std::to_string(next_off));
       return false;
     }
-    next_off = fi.off + field_size(fi.type);
+    next_off = fi.off + size_of(fi.type);
     rec.mask |= fi.type;
     spin |= fi.type == kSpinLock;
     res_spin |= fi.type == kResSpinLock;
@@ -439,8 +478,9 @@ bool FieldScanner::parse_record(uint32_t id, Record& rec) {
 void FieldScanner::run() {
   // The trigger set: the first STRUCT of each special name, and every
   // pointer that is a kptr.
-  static constexpr std::string_view kTriggerNames[] = {"bpf_spin_lock", "bpf_list_head", "bpf_list_node",
-                                                       "bpf_rb_root",   "bpf_rb_node",   "bpf_refcount"};
+  static constexpr std::pair<std::string_view, uint32_t> kTriggerNames[] = {
+      {"bpf_spin_lock", kSpinLock}, {"bpf_list_head", kListHead}, {"bpf_list_node", kListNode},
+      {"bpf_rb_root", kRbRoot},     {"bpf_rb_node", kRbNode},     {"bpf_refcount", kRefcount}};
   uint32_t first_of_name[std::size(kTriggerNames)] = {};
   std::vector<uint32_t> triggers;
   const uint32_t n = btf_.type_count();
@@ -451,8 +491,9 @@ void FieldScanner::run() {
       const char* s = btf_.string_at(t.name_off());
       if (!s || std::strncmp(s, "bpf_", 4) != 0) continue;
       for (size_t j = 0; j < std::size(kTriggerNames); ++j)
-        if (!first_of_name[j] && kTriggerNames[j] == s) first_of_name[j] = i;
-    } else if (k == kPtr || k == kVolatile) {
+        if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
+          first_of_name[j] = i;
+    } else if ((k == kPtr || k == kVolatile) && (load_mask_ & kKptrMask)) {
       FieldInfo tmp;
       if (find_kptr(t, 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
       failure_ = {};

@@ -99,7 +99,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
 
 CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, const CheckOptions& options,
                      const std::string& artifact, const std::string& section, DiagnosticSink& sink) {
-  CheckContext ctx{artifact, section, options.consumer};
+  CheckContext ctx{artifact, section, options.consumer, options.kernel};
   Findings f(ctx, sink);
   CheckedBtf out;
   ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "btf/btf.h"
+#include "btf/kernel_profile.h"
 #include "btf/resolve.h"
 #include "core/diagnostic.h"
 
@@ -14,6 +15,8 @@ namespace elfmeta::btf {
 
 struct CheckOptions {
   Consumer consumer = kBpfBtfLoad;
+  // The release whose rules apply.
+  KernelProfile kernel;
   bool lints = true;
   // Judge a byte-swapped blob as the running kernel would (Invalid magic).
   bool assume_host_order = false;

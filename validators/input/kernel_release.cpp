@@ -28,6 +28,24 @@ std::optional<std::string> module_vermagic_release(const Artifact& a) {
   return vermagic->substr(0, vermagic->find(' '));
 }
 
+std::optional<std::string> kernel_image_release(const Artifact& a) {
+  constexpr std::string_view kBanner = "Linux version ";
+  for (const char* name : {".rodata", ".init.rodata"}) {
+    const Section* s = a.section(name);
+    if (!s) continue;
+    const std::string_view text(reinterpret_cast<const char*>(s->data.data()), s->data.size());
+    for (size_t at = text.find(kBanner); at != std::string_view::npos; at = text.find(kBanner, at + 1)) {
+      const size_t start = at + kBanner.size();
+      // The banner itself, not a format string such as "Linux version %s".
+      if (start >= text.size() || text[start] < '0' || text[start] > '9') continue;
+      const size_t end = text.find_first_of(" \n", start);
+      if (end == std::string_view::npos) continue;
+      return std::string(text.substr(start, end - start));
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> running_kernel_release() {
   struct utsname u {};
   if (uname(&u) != 0) return std::nullopt;

@@ -60,7 +60,7 @@ bool chance(Rng& rng, unsigned percent) { return rng() % 100 < percent; }
 
 class GraphGenerator {
  public:
-  explicit GraphGenerator(Rng& rng) : rng_(rng) {}
+  GraphGenerator(Rng& rng, btf::Release kernel) : rng_(rng), kernel_(kernel) {}
 
   BtfBuilder run(bool shuffle) {
     scalars();
@@ -79,6 +79,19 @@ class GraphGenerator {
   };
 
   std::string name(const char* prefix) { return std::string(prefix) + std::to_string(counter_++); }
+  bool has(btf::Gate g) const { return kernel_.has(g); }
+  // A type or function name; now and then one longer than 128 bytes, which
+  // only 6.1+ accept.
+  std::string long_or_short(const char* prefix) {
+    std::string n = name(prefix);
+    if (has(btf::Gate::kLongNames) && chance(rng_, 3)) n += std::string(129 + pick(rng_, 300), 'x');
+    return n;
+  }
+  std::string section_name(uint32_t index) {
+    static constexpr const char* kPrintable[] = {".data x", "?.struct_ops", ".data:1", "license!"};
+    if (has(btf::Gate::kPrintableSectionNames) && chance(rng_, 15)) return std::string(kPrintable[pick(rng_, 4)]) + std::to_string(index);
+    return index == 0 ? ".data" : chance(rng_, 50) ? ".bss" : name(".data.s");
+  }
   void add_sized(uint32_t id, uint32_t size, uint32_t align) { sized_.push_back({id, size, align}); }
   const Sized& any_sized() { return sized_[pick(rng_, static_cast<uint32_t>(sized_.size()))]; }
 
@@ -97,6 +110,7 @@ class GraphGenerator {
       const uint32_t w = b_.add_int("__int128", 16, 128, kIntSigned);
       add_sized(w, 16, 8);
     }
+    if (!has(btf::Gate::kFloat)) return;
     if (chance(rng_, 50)) add_sized(b_.add_float("double", 8), 8, 8);
     if (chance(rng_, 20)) add_sized(b_.add_float("long double", 16), 16, 8);
   }
@@ -108,10 +122,10 @@ class GraphGenerator {
       case 3: qualifier_chain(); break;
       case 4: array(); break;
       case 5: enumeration(); break;
-      case 6: b_.add_fwd(name("fwd"), chance(rng_, 30)); break;
-      case 7: case 8: function(); break;
-      case 9: variable(); break;
-      case 10: tagged_pointer(); break;
+      case 6: b_.add_fwd(name("fwd"), has(btf::Gate::kFuncKinds) && chance(rng_, 30)); break;
+      case 7: case 8: if (has(btf::Gate::kFuncKinds)) function(); break;
+      case 9: if (has(btf::Gate::kVarDatasec)) variable(); break;
+      case 10: if (has(btf::Gate::kTypeTag)) tagged_pointer(); break;
       case 11: aggregate(kStruct); break;
     }
   }
@@ -121,7 +135,7 @@ class GraphGenerator {
     std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::MemberSpec> members;
     uint32_t offset = 0, size = 0, align = 1;
-    bool bitfields = kind == kStruct && chance(rng_, 30);
+    bool bitfields = kind == kStruct && has(btf::Gate::kFuncKinds) && chance(rng_, 30);
     for (uint32_t i = 0; i < n; ++i) {
       names.push_back(chance(rng_, 10) ? "" : name("m"));
       if (bitfields && chance(rng_, 40)) {
@@ -140,8 +154,8 @@ class GraphGenerator {
       align = std::max(align, s.align);
     }
     size = (size + align - 1) / align * align;
-    const uint32_t id = kind == kStruct ? b_.add_struct(chance(rng_, 15) ? "" : name("s"), size, members)
-                                        : b_.add_union(chance(rng_, 15) ? "" : name("u"), size, members);
+    const uint32_t id = kind == kStruct ? b_.add_struct(chance(rng_, 15) ? "" : long_or_short("s"), size, members)
+                                        : b_.add_union(chance(rng_, 15) ? "" : long_or_short("u"), size, members);
     add_sized(id, size, align);
     aggregates_.push_back(id);
   }
@@ -178,7 +192,9 @@ class GraphGenerator {
     uint32_t target = chance(rng_, 20) ? 0 : any_sized().id;
     if (chance(rng_, 40)) target = b_.add_const(target);
     const uint32_t tags = 1 + pick(rng_, 2);
-    for (uint32_t i = 0; i < tags; ++i) target = b_.add_type_tag(chance(rng_, 50) ? "user" : name("tag"), target, chance(rng_, 20));
+    for (uint32_t i = 0; i < tags; ++i)
+      target = b_.add_type_tag(chance(rng_, 50) ? "user" : name("tag"), target,
+                               has(btf::Gate::kTagKindFlag) && chance(rng_, 20));
     add_sized(b_.add_ptr(target), 8, 8);
   }
 
@@ -191,8 +207,8 @@ class GraphGenerator {
   }
 
   void enumeration() {
-    const bool wide = chance(rng_, 25);
-    const bool is_signed = chance(rng_, 30);
+    const bool wide = has(btf::Gate::kEnum64) && chance(rng_, 25);
+    const bool is_signed = has(btf::Gate::kEnum64) && chance(rng_, 30);
     const uint32_t sizes[] = {1, 2, 4, 8};
     const uint32_t size = wide ? 8 : sizes[pick(rng_, 3)];
     const uint32_t n = pick(rng_, 5);
@@ -219,7 +235,7 @@ class GraphGenerator {
     const uint32_t ret = chance(rng_, 30) ? 0 : any_sized().id;
     const uint32_t proto = b_.add_func_proto(ret, params);
     if (chance(rng_, 80)) {
-      const uint32_t f = b_.add_func(name("f"), proto, pick(rng_, 2));
+      const uint32_t f = b_.add_func(long_or_short("f"), proto, has(btf::Gate::kFuncLinkage) ? pick(rng_, 2) : 0);
       funcs_.push_back({f, static_cast<uint32_t>(params.size())});
     }
     if (chance(rng_, 30)) add_sized(b_.add_ptr(proto), 8, 8);
@@ -247,11 +263,12 @@ class GraphGenerator {
         entries.push_back({v.id, offset, v.size});
         offset += v.size;
       }
-      b_.add_datasec(sec == 0 ? ".data" : chance(rng_, 50) ? ".bss" : name(".data.s"), std::max<uint32_t>(offset, 1), entries);
+      b_.add_datasec(section_name(sec), std::max<uint32_t>(offset, 1), entries);
     }
   }
 
   void decl_tags() {
+    if (!has(btf::Gate::kDeclTag)) return;
     const uint32_t n = pick(rng_, 4);
     for (uint32_t i = 0; i < n; ++i) {
       switch (pick(rng_, 3)) {
@@ -259,7 +276,8 @@ class GraphGenerator {
           if (!funcs_.empty()) {
             const auto& f = funcs_[pick(rng_, static_cast<uint32_t>(funcs_.size()))];
             const int32_t idx = f.second && chance(rng_, 50) ? static_cast<int32_t>(pick(rng_, f.second)) : -1;
-            b_.add_decl_tag(chance(rng_, 50) ? "bpf_kfunc" : name("tag"), f.first, idx, chance(rng_, 10));
+            b_.add_decl_tag(chance(rng_, 50) ? "bpf_kfunc" : name("tag"), f.first, idx,
+                            has(btf::Gate::kTagKindFlag) && chance(rng_, 10));
           }
           break;
         case 1:
@@ -315,6 +333,7 @@ class GraphGenerator {
   }
 
   Rng& rng_;
+  const btf::KernelProfile kernel_;
   BtfBuilder b_;
   uint32_t counter_ = 0;
   uint32_t int_ = 0;
@@ -336,7 +355,9 @@ std::vector<uint32_t> record_words(const btf::Btf& btf, uint32_t id) {
 
 }  // namespace
 
-BtfBuilder random_type_graph(Rng& rng, bool shuffle) { return GraphGenerator(rng).run(shuffle); }
+BtfBuilder random_type_graph(Rng& rng, const GraphOptions& options) {
+  return GraphGenerator(rng, options.kernel).run(options.shuffle);
+}
 
 namespace {
 

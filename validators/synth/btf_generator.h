@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "btf/btf.h"
+#include "btf/kernel_profile.h"
 #include "synth/btf_builder.h"
 
 namespace elfmeta::synth {
@@ -26,7 +27,15 @@ std::vector<size_t> name_words(const std::vector<uint32_t>& record);
 // pointers, arrays, functions, variables in sorted data sections, and
 // declaration tags. With `shuffle`, ids are permuted afterwards, which keeps
 // the graph but exercises the id-order dependent parts of the kernel's checks.
-BtfBuilder random_type_graph(Rng& rng, bool shuffle);
+// Only what `kernel` accepts is used (FLOAT from 5.13, tags with kind_flag
+// from 6.15, names longer than 128 bytes from 6.1, ...), so the graph is
+// valid BTF for that release.
+struct GraphOptions {
+  bool shuffle = false;
+  btf::Release kernel = btf::kNewestRelease;
+};
+BtfBuilder random_type_graph(Rng& rng, const GraphOptions& options);
+inline BtfBuilder random_type_graph(Rng& rng, bool shuffle) { return random_type_graph(rng, GraphOptions{shuffle}); }
 
 // Structs that embed BPF runtime objects (spin locks, list/rbtree roots with
 // their "contains:" tags, nodes, refcounts, kptrs, arrays and nested structs

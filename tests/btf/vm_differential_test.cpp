@@ -1,0 +1,128 @@
+// Differential test against Debian's 6.1 and 6.12 kernels booted under qemu:
+// `--kernel 6.1` and `--kernel 6.12` must give the verdict those kernels give
+// for every blob of the differential corpus (tests/btf/differential_corpus.h),
+// which includes the trigger and twin of every rule case, version gates
+// among them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "btf/artifact_check.h"
+#include "btf/verifier.h"
+#include "core/report.h"
+#include "input/artifact.h"
+#include "oracle/kernel_btf_oracle.h"
+#include "oracle/vm_oracle.h"
+#include "tests/btf/differential_corpus.h"
+#include "tests/support/debian_kernels.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Verdict {
+  bool accepts = false;
+  bool undecidable = false;  // hinges on the kernel's destructor list (BTF-FIELD-021)
+  std::string reason;
+};
+
+Verdict our_verdict(const std::vector<uint8_t>& blob, const btf::KernelProfile& kernel, const btf::Btf* kernel_btf) {
+  btf::CheckOptions options;
+  options.lints = false;
+  options.assume_host_order = true;
+  options.kernel = kernel;
+  options.kernel_btf = kernel_btf;
+  DiagnosticList list;
+  Verdict v;
+  v.accepts = btf::check_btf(blob, nullptr, options, "blob", "", list).errors == 0;
+  v.reason = "accepted";
+  for (const auto& d : list.items()) {
+    if (d.rule && d.rule->id == "BTF-FIELD-021") v.undecidable = true;
+    if (d.severity == Severity::Error && v.reason == "accepted") {
+      std::ostringstream s;
+      write_text(s, d);
+      v.reason = s.str().substr(0, s.str().find('\n'));
+    }
+  }
+  return v;
+}
+
+class VmDifferential : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
+  oracle::VmOracle vm(oracle::default_vm_init_path());
+  std::string why;
+  if (!vm.available(&why)) GTEST_SKIP() << why;
+  auto tree = debian_kernel_tree(GetParam(), why);
+  if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
+  ASSERT_TRUE(tree) << why;
+
+  auto image = input::open_input(tree->vmlinuz.string());
+  ASSERT_TRUE(image.artifact) << image.error;
+  const btf::KernelChoice kernel = btf::kernel_of(*image.artifact);
+  ASSERT_EQ(kernel.how.rfind("banner", 0), 0u) << kernel.how;
+  const btf::KernelProfile profile(kernel.release);
+  DiagnosticList ignored;
+  btf::CheckOptions vmlinux_options;
+  vmlinux_options.kernel = profile;
+  const auto vmlinux = btf::check_artifact_btf(*image.artifact, nullptr, vmlinux_options, ignored);
+  ASSERT_TRUE(vmlinux.btf.btf);
+
+  CorpusSpec spec;
+  spec.seed = 20261122 + kernel.release.minor;
+  spec.kernel = kernel.release;
+  spec.vmlinux = vmlinux.btf.btf.get();
+  const std::vector<Sample> samples = differential_corpus(spec);
+  ASSERT_GE(samples.size(), 3000u);
+  std::vector<std::vector<uint8_t>> blobs;
+  for (const auto& s : samples) blobs.push_back(s.blob);
+  const oracle::VmRun run = vm.run(tree->vmlinuz.string(), blobs);
+  ASSERT_EQ(run.error, "");
+
+  std::map<std::string, std::pair<size_t, size_t>> per_source;  // accepted, rejected
+  std::vector<std::string> disagreements;
+  size_t undecidable = 0, accepted = 0;
+  const fs::path dump_dir = fs::temp_directory_path() / ("elfmeta-vm-differential-" + kernel.release.str());
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const auto& theirs = run.blobs[i];
+    ASSERT_TRUE(theirs.answered) << "no verdict for blob " << i;
+    const Verdict ours = our_verdict(samples[i].blob, profile, vmlinux.btf.btf.get());
+    auto& counts = per_source[source_family(samples[i].source)];
+    (theirs.accepted ? counts.first : counts.second)++;
+    accepted += theirs.accepted;
+    if (ours.undecidable && ours.accepts && !theirs.accepted) {
+      ++undecidable;
+      continue;
+    }
+    if (ours.accepts == theirs.accepted) continue;
+    fs::create_directories(dump_dir);
+    const fs::path path = dump_dir / ("sample-" + std::to_string(i) + ".btf");
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(samples[i].blob.data()), static_cast<std::streamsize>(samples[i].blob.size()));
+    disagreements.push_back(samples[i].source + " (" + path.string() + "): Linux " + kernel.release.str() + " " +
+                            (theirs.accepted ? "accepts" : "rejects (" + oracle::errno_name(theirs.error) + ": " +
+                                                               theirs.reason + ")") +
+                            "; elfmeta: " + ours.reason);
+  }
+  for (const auto& [source, counts] : per_source)
+    std::cout << "  " << source << ": Linux " << kernel.release.str() << " accepted " << counts.first << ", rejected "
+              << counts.second << "\n";
+  std::cout << "  " << samples.size() << " blobs in one boot (" << run.accel << ", " << run.seconds << " s), "
+            << disagreements.size() << " disagreements, " << undecidable
+            << " hinge on a kernel destructor (BTF-FIELD-021)\n";
+  EXPECT_LE(undecidable, samples.size() / 100);
+  EXPECT_GE(accepted, samples.size() / 5);
+  EXPECT_GE(samples.size() - accepted, samples.size() / 5);
+  for (size_t i = 0; i < disagreements.size() && i < 25; ++i) ADD_FAILURE() << disagreements[i];
+  EXPECT_EQ(disagreements.size(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12"),
+                         [](const auto& info) { return info.param == "debian-6.1" ? "Linux6_1" : "Linux6_12"; });
+
+}  // namespace
+}  // namespace elfmeta::testing

@@ -1,0 +1,111 @@
+#include "btf/kernel_profile.h"
+
+#include <charconv>
+
+#include "btf/btf_rules.h"
+
+namespace elfmeta::btf {
+namespace {
+
+using namespace rules;
+
+// Rules a gate adds or lifts.
+constexpr const Rule* kVer001[] = {&VER_001};
+constexpr const Rule* kVer002[] = {&VER_002};
+constexpr const Rule* kVer003[] = {&VER_003};
+constexpr const Rule* kVer004[] = {&VER_004};
+constexpr const Rule* kVer005[] = {&VER_005};
+constexpr const Rule* kVer006[] = {&VER_006};
+constexpr const Rule* kVer007[] = {&VER_007};
+constexpr const Rule* kVer008[] = {&VER_008};
+constexpr const Rule* kVer009[] = {&VER_009};
+constexpr const Rule* kVer010[] = {&VER_010};
+constexpr const Rule* kVer011[] = {&VER_011};
+constexpr const Rule* kLayout[] = {&LAYOUT_001};
+constexpr const Rule* kTagOrder[] = {&REF_008, &REF_009};
+constexpr const Rule* kFieldPass[] = {&FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009,
+                                      &FIELD_010, &FIELD_011, &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015,
+                                      &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019, &FIELD_021};
+constexpr const Rule* kRefcountRules[] = {&FIELD_013};
+constexpr const Rule* kNestedRules[] = {&FIELD_004, &FIELD_009, &FIELD_011};
+constexpr const Rule* kKptrRules[] = {&FIELD_019, &FIELD_021};
+constexpr const Rule* kResSpinRules[] = {&FIELD_007};
+constexpr const Rule* kUptrRules[] = {&FIELD_019};
+constexpr const Rule* kEmptySectionName[] = {&DATASEC_005};
+constexpr const Rule* kRecordWide[] = {&FIELD_006};
+
+// Every change of the BPF_BTF_LOAD / module BTF verifier that elfmeta models,
+// oldest first. Releases are those of mainline kernel/bpf/btf.c; the ones
+// checked on real kernels are listed in docs/btf.md ("Kernel profiles").
+constexpr GateInfo kGates[] = {
+    {Gate::kFuncKinds, GateKind::kAccepts, {5, 0}, {}, kVer001, "FUNC and FUNC_PROTO kinds and kind_flag on STRUCT, UNION and FWD"},
+    {Gate::kVarDatasec, GateKind::kAccepts, {5, 2}, {}, kVer002, "VAR and DATASEC kinds"},
+    {Gate::kFuncLinkage, GateKind::kAccepts, {5, 6}, {}, kVer003, "FUNC linkage other than static"},
+    {Gate::kFloat, GateKind::kAccepts, {5, 13}, {}, kVer004, "FLOAT kind"},
+    {Gate::kDeclTag, GateKind::kAccepts, {5, 16}, {}, kVer005, "DECL_TAG kind"},
+    {Gate::kTypeTag, GateKind::kAccepts, {5, 17}, {}, kVer006, "TYPE_TAG kind"},
+    {Gate::kEnum64, GateKind::kAccepts, {6, 0}, {}, kVer007, "ENUM64 kind and signed ENUM kind_flag"},
+    {Gate::kLongNames, GateKind::kAccepts, {6, 1}, {}, kVer008, "identifiers longer than 128 bytes"},
+    {Gate::kPrintableSectionNames, GateKind::kAccepts, {6, 9}, {}, kVer009, "DATASEC names that are not identifiers"},
+    {Gate::kDistilledBase, GateKind::kAccepts, {6, 11}, {}, kVer010, "distilled base BTF (.BTF.base) of modules"},
+    {Gate::kTagKindFlag, GateKind::kAccepts, {6, 15}, {}, kVer011, "kind_flag (attribute) on DECL_TAG and TYPE_TAG"},
+    {Gate::kKindLayout, GateKind::kAccepts, {7, 1}, {}, kLayout, "kind-layout header fields and section"},
+    {Gate::kTypeTagOrder, GateKind::kChecks, {5, 19}, {}, kTagOrder, "type-tag ordering pass"},
+    {Gate::kSpecialFields, GateKind::kChecks, {6, 2}, {}, kFieldPass, "special-field pass of BPF_BTF_LOAD"},
+    {Gate::kRbTree, GateKind::kChecks, {6, 3}, {}, {}, "bpf_rb_root and bpf_rb_node fields"},
+    {Gate::kRefcount, GateKind::kChecks, {6, 4}, {}, kRefcountRules, "bpf_refcount and owning graph nodes"},
+    {Gate::kUniqueContainsTag, GateKind::kChecks, {6, 8}, {}, {}, "a single contains: tag per graph root"},
+    {Gate::kNestedFields, GateKind::kChecks, {6, 10}, {}, kNestedRules, "special fields in nested structs and arrays"},
+    {Gate::kKptrAtLoad, GateKind::kChecks, {6, 12}, {}, kKptrRules, "kptr members checked at BPF_BTF_LOAD"},
+    {Gate::kUptr, GateKind::kAccepts, {6, 13}, {}, kUptrRules, "uptr kptr tag"},
+    {Gate::kResSpinLock, GateKind::kChecks, {6, 15}, {}, kResSpinRules, "bpf_res_spin_lock field"},
+    {Gate::kEmptySectionNameAccepted, GateKind::kSkips, {6, 9}, Release{6, 11}, kEmptySectionName,
+     "empty DATASEC names let through by the 6.9 name check"},
+    // Seen on Debian's 6.12.117 (a stable update; 6.12.111 and mainline 6.18
+    // accept with a kernel WARN): a second bpf_spin_lock or bpf_refcount
+    // anywhere in a processed struct, embedded structs included, is E2BIG.
+    {Gate::kRecordWideUniqueFields, GateKind::kChecks, {6, 12}, Release{6, 13}, kRecordWide,
+     "one bpf_spin_lock and one bpf_refcount per processed struct, embedded structs included"},
+};
+
+static_assert(std::size(kGates) == static_cast<size_t>(Gate::kCount));
+constexpr bool gates_in_order() {
+  for (size_t i = 0; i < std::size(kGates); ++i)
+    if (kGates[i].gate != static_cast<Gate>(i)) return false;
+  return true;
+}
+static_assert(gates_in_order(), "kGates is indexed by Gate");
+
+}  // namespace
+
+std::optional<Release> parse_release(std::string_view text) {
+  unsigned major = 0, minor = 0;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  auto r = std::from_chars(p, end, major);
+  if (r.ec != std::errc() || r.ptr == end || *r.ptr != '.') return std::nullopt;
+  r = std::from_chars(r.ptr + 1, end, minor);
+  if (r.ec != std::errc() || major > 99 || minor > 99) return std::nullopt;
+  // Anything may follow: ".117+deb12-cloud-amd64", "-rc2", "-56-cloud-amd64".
+  if (r.ptr != end && *r.ptr != '.' && *r.ptr != '-' && *r.ptr != '+' && *r.ptr != '_') return std::nullopt;
+  return Release{static_cast<uint16_t>(major), static_cast<uint16_t>(minor)};
+}
+
+std::span<const GateInfo> gate_table() { return kGates; }
+const GateInfo& gate_info(Gate g) { return kGates[static_cast<size_t>(g)]; }
+
+KernelProfile::KernelProfile(Release r) : release_(r) {
+  for (const GateInfo& g : kGates)
+    gates_[static_cast<size_t>(g.gate)] = r >= g.since && (!g.until || r < *g.until);
+}
+
+const GateInfo* KernelProfile::lacks_check(const Rule& rule) const {
+  for (const GateInfo& g : kGates) {
+    if (g.kind == GateKind::kAccepts || (g.kind == GateKind::kChecks) == has(g.gate)) continue;
+    for (const Rule* r : g.rules)
+      if (r == &rule) return &g;
+  }
+  return nullptr;
+}
+
+}  // namespace elfmeta::btf
