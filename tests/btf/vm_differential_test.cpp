@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "btf/artifact_check.h"
@@ -119,6 +120,57 @@ TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
   EXPECT_GE(samples.size() - accepted, samples.size() / 5);
   for (size_t i = 0; i < disagreements.size() && i < 25; ++i) ADD_FAILURE() << disagreements[i];
   EXPECT_EQ(disagreements.size(), 0u);
+}
+
+// The running kernel's (newer) vmlinux BTF, judged by an older kernel: what
+// elfmeta reports under that kernel's profile is what the kernel refuses,
+// at the record the kernel names.
+TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
+  oracle::VmOracle vm(oracle::default_vm_init_path());
+  std::string why;
+  if (!vm.available(&why)) GTEST_SKIP() << why;
+  if (!fs::exists("/sys/kernel/btf/vmlinux")) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux";
+  auto tree = debian_kernel_tree(GetParam(), why);
+  if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
+  ASSERT_TRUE(tree) << why;
+  auto image = input::open_input(tree->vmlinuz.string());
+  ASSERT_TRUE(image.artifact) << image.error;
+  const btf::Release release = btf::kernel_of(*image.artifact).release;
+  auto running = input::open_input("/sys/kernel/btf/vmlinux");
+  ASSERT_TRUE(running.artifact) << running.error;
+  const std::vector<uint8_t> blob(running.artifact->raw.begin(), running.artifact->raw.end());
+
+  btf::CheckOptions options;
+  options.kernel = btf::KernelProfile(release);
+  DiagnosticList list;
+  btf::check_btf(blob, nullptr, options, "vmlinux", "", list);
+  const oracle::VmRun run = vm.run(tree->vmlinuz.string(), {blob});
+  ASSERT_EQ(run.error, "");
+  ASSERT_TRUE(run.blobs[0].answered);
+  std::set<uint32_t> error_ids;
+  std::set<std::string> error_rules;
+  for (const auto& d : list.items())
+    if (d.severity == Severity::Error) {
+      error_rules.insert(std::string(d.rule->id));
+      if (d.location.index) error_ids.insert(static_cast<uint32_t>(*d.location.index));
+    }
+  std::cout << "  Linux " << release.str() << " on the running kernel's BTF: "
+            << (run.blobs[0].accepted ? "accepted" : "rejected: " + run.blobs[0].reason) << "; elfmeta: "
+            << list.count(Severity::Error) << " errors\n";
+  ASSERT_EQ(run.blobs[0].accepted, error_ids.empty() && error_rules.empty());
+  if (run.blobs[0].accepted) return;
+  // "[63508] TYPE_TAG address_space(1) type_id=0 Invalid btf_info kind_flag"
+  const std::string& reason = run.blobs[0].reason;
+  ASSERT_EQ(reason.front(), '[') << reason;
+  const uint32_t id = static_cast<uint32_t>(std::stoul(reason.substr(1)));
+  EXPECT_TRUE(error_ids.count(id)) << "the kernel refused type " << id << "; elfmeta's errors are elsewhere";
+  EXPECT_EQ(*error_ids.begin(), id) << "the kernel stops at the first refused record";
+  for (const auto& d : list.items()) {
+    if (d.severity != Severity::Error || d.rule->kernel_log.empty()) continue;
+    EXPECT_NE(reason.find(std::string(d.rule->kernel_log).substr(0, std::string(d.rule->kernel_log).find(" /"))),
+                std::string::npos)
+          << d.rule->id << " logs \"" << d.rule->kernel_log << "\", the kernel said: " << reason;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12"),

@@ -5,7 +5,7 @@
  * the machine off:
  *   ELFMETA BLOB N OK
  *   ELFMETA BLOB N ERR <errno> <last line of the verifier log>
- *   ELFMETA MODULE N OK <1 if /sys/kernel/btf/<name> appeared, else 0> <"BPF:" kernel messages>
+ *   ELFMETA MODULE N OK <1 if /sys/kernel/btf/<name> appeared, else 0> <1 if unloaded, else 0> <"BPF:" kernel messages>
  *   ELFMETA MODULE N ERR <errno>
  *   ELFMETA DONE
  * Built static: it is the only program in the initramfs. */
@@ -141,8 +141,16 @@ static void load_modules(void) {
 			printf("ELFMETA MODULE %d ERR %d %s\n", index, err, messages);
 		} else {
 			snprintf(sys, sizeof(sys), "/sys/kernel/btf/%s", name);
-			printf("ELFMETA MODULE %d OK %d %s\n", index, access(sys, F_OK) == 0, messages);
-			syscall(__NR_delete_module, name, O_NONBLOCK);
+			int btf = access(sys, F_OK) == 0;
+			/* A module can stay busy for a moment after loading (crypto
+			 * self-tests hold a reference): try for up to a second. */
+			int unloaded = 0;
+			for (int try = 0; try < 100 && !unloaded; try++) {
+				unloaded = syscall(__NR_delete_module, name, O_NONBLOCK) == 0;
+				if (!unloaded && errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK) break;
+				if (!unloaded) usleep(10000);
+			}
+			printf("ELFMETA MODULE %d OK %d %d %s\n", index, btf, unloaded, messages);
 		}
 		fflush(stdout);
 	}

@@ -169,10 +169,13 @@ void parse_verdicts(const std::string& output, VmRun& run) {
       std::istringstream r(rest);
       int number = 0;
       r >> number;
-      if (v.loaded)
+      if (v.loaded) {
         v.btf_accepted = number == 1;
-      else
+        r >> number;
+        v.unloaded = number == 1;
+      } else {
         v.error = number;
+      }
       std::getline(r, v.messages);
       if (!v.messages.empty() && v.messages.front() == ' ') v.messages.erase(0, 1);
     }

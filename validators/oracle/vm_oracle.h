@@ -28,6 +28,7 @@ struct VmModuleVerdict {
   bool loaded = false;
   int error = 0;
   bool btf_accepted = false;  // /sys/kernel/btf/<name> appeared
+  bool unloaded = false;      // removed again (a module without an exit function stays)
   std::string messages;       // the kernel's BPF/BTF log lines while loading
 };
 

@@ -97,6 +97,8 @@ class BtfBuilder {
   std::vector<uint32_t>& record(uint32_t id);
   const std::vector<std::vector<uint32_t>>& records() const { return records_; }
   uint32_t first_id() const { return first_id_; }
+  // Split BTF: the base's string length (0 for base BTF).
+  uint32_t string_base() const { return str_base_; }
   uint32_t next_id() const { return first_id_ + static_cast<uint32_t>(records_.size()); }
   std::string& strings() { return strings_; }
 

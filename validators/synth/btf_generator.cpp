@@ -519,7 +519,7 @@ BtfBuilder special_fields_graph(Rng& rng) { return SpecialFieldsGenerator(rng).r
 
 
 BtfBuilder builder_from(const btf::Btf& btf) {
-  BtfBuilder b;
+  BtfBuilder b = btf.first_id() > 1 ? BtfBuilder(btf.first_id(), btf.string_start()) : BtfBuilder();
   const auto d = btf.data();
   const uint64_t strings = btf.string_section_offset();
   b.strings().assign(reinterpret_cast<const char*>(d.data() + strings), btf.header().str_len);
@@ -621,7 +621,7 @@ std::vector<uint8_t> mutate(const BtfBuilder& original, Rng& rng, Mutation m) {
         records.insert(records.begin() + i, records[i]);
       else
         records.erase(records.begin() + i);
-      BtfBuilder rebuilt;
+      BtfBuilder rebuilt = b.first_id() > 1 ? BtfBuilder(b.first_id(), b.string_base()) : BtfBuilder();
       rebuilt.strings() = b.strings();
       for (auto& r : records) rebuilt.add_raw(r[0], r[1], r[2], std::vector<uint32_t>(r.begin() + 3, r.end()));
       return rebuilt.build();

@@ -43,8 +43,8 @@ inline BtfBuilder random_type_graph(Rng& rng, bool shuffle) { return random_type
 // exercise BPF_BTF_LOAD's special-field pass.
 BtfBuilder special_fields_graph(Rng& rng);
 
-// A builder holding every record and the string section of `btf` (base BTF),
-// so that real BTF can be mutated like generated BTF.
+// A builder holding every record and the string section of `btf` (base or
+// split BTF), so that real BTF can be mutated like generated BTF.
 BtfBuilder builder_from(const btf::Btf& btf);
 
 // The types reachable from one random root of `btf`, renumbered from 1 with
