@@ -3,23 +3,34 @@
 #pragma once
 
 #include <functional>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "btf/kernel_profile.h"
 #include "core/rule.h"
+#include "synth/btf_builder.h"
 
 namespace elfmeta::testing {
 
 using Blob = std::vector<uint8_t>;
+// Builds a case's trigger (or, with twin, its valid twin) inside a context:
+// valid BTF whose type 1 is `int`, to which the case adds or in which it
+// changes records. Cases about the header or a split base ignore it.
+using CaseMaker = std::function<Blob(bool twin, const synth::BtfBuilder& context)>;
+
+// The smallest context: just `int`.
+synth::BtfBuilder rule_case_context();
 
 struct RuleCase {
-  RuleCase(std::string_view r, std::function<Blob(bool)> m, Consumer c = kBpfBtfLoad, std::function<Blob()> b = nullptr,
+  RuleCase(std::string_view r, CaseMaker m, Consumer c = kBpfBtfLoad, std::function<Blob()> b = nullptr,
            std::vector<std::string_view> a = {})
-      : rule(r), make(std::move(m)), consumer(c), base(std::move(b)), also(std::move(a)) {}
+      : rule(r), make_in(std::move(m)), consumer(c), base(std::move(b)), also(std::move(a)) {}
 
   std::string_view rule;
-  std::function<Blob(bool twin)> make;
+  CaseMaker make_in;
+  Blob make(bool twin) const { return make_in(twin, rule_case_context()); }
   Consumer consumer = kBpfBtfLoad;
   std::function<Blob()> base;  // set: the blob is split BTF on this base
   // Rules that cannot be avoided together with `rule`, each with a reason in
@@ -38,8 +49,22 @@ struct RuleCase {
     elf = true;
     return std::move(*this);
   }
+  // The blobs are megabytes: property tests build them now and then only.
+  bool is_large = false;
+  RuleCase large() && {
+    is_large = true;
+    return std::move(*this);
+  }
 };
 
 const std::vector<RuleCase>& btf_rule_cases();
+
+// What checking a case's trigger (or twin) built in `context` reported.
+struct Outcome {
+  std::set<std::string> rules;
+  size_t errors = 0;
+  std::string listing;
+};
+Outcome run_case(const RuleCase& c, bool twin, const synth::BtfBuilder& context);
 
 }  // namespace elfmeta::testing

@@ -16,51 +16,7 @@
 namespace elfmeta::testing {
 namespace {
 
-struct Outcome {
-  std::set<std::string> rules;
-  size_t errors = 0;
-  std::string listing;
-};
-
-Outcome run(const RuleCase& c, bool twin) {
-  btf::CheckOptions options;
-  options.consumer = c.consumer;
-  options.kernel = btf::KernelProfile(c.kernel);
-  DiagnosticList base_diags, diags;
-  if (c.elf) {
-    auto opened = input::open_bytes("case.ko", c.make(twin));
-    EXPECT_TRUE(opened.artifact) << opened.error;
-    Outcome o;
-    if (!opened.artifact) return o;
-    btf::check_artifact_btf(*opened.artifact, nullptr, options, diags);
-    std::ostringstream listing;
-    for (const auto& d : diags.items()) {
-      write_text(listing, d);
-      if (d.rule) o.rules.insert(std::string(d.rule->id));
-      o.errors += d.severity == Severity::Error;
-    }
-    o.listing = listing.str();
-    return o;
-  }
-  btf::CheckedBtf base;
-  Blob base_blob;
-  if (c.base) {
-    base_blob = c.base();
-    base = btf::check_btf(base_blob, nullptr, options, "base", ".BTF", base_diags);
-    EXPECT_EQ(base_diags.items().size(), 0u) << "the base of " << c.rule << " is not clean";
-  }
-  const Blob blob = c.make(twin);
-  btf::CheckedBtf checked = btf::check_btf(blob, c.base ? &base : nullptr, options, "case", ".BTF", diags);
-  Outcome o;
-  std::ostringstream listing;
-  for (const auto& d : diags.items()) {
-    write_text(listing, d);
-    if (d.rule) o.rules.insert(std::string(d.rule->id));
-  }
-  o.errors = checked.errors;
-  o.listing = listing.str();
-  return o;
-}
+Outcome run(const RuleCase& c, bool twin) { return run_case(c, twin, rule_case_context()); }
 
 class BtfRuleCase : public ::testing::TestWithParam<RuleCase> {};
 

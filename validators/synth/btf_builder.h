@@ -101,6 +101,7 @@ class BtfBuilder {
   uint32_t string_base() const { return str_base_; }
   uint32_t next_id() const { return first_id_ + static_cast<uint32_t>(records_.size()); }
   std::string& strings() { return strings_; }
+  const std::string& strings() const { return strings_; }
 
   BtfBlobParts parts() const;
   std::vector<uint8_t> build() const { return parts().assemble(); }

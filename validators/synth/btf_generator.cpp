@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 #include "btf/btf_format.h"
@@ -146,7 +147,10 @@ class GraphGenerator {
         size = std::max(size, offset);
         continue;
       }
-      const Sized s = any_sized();
+      // The kernel sizes an enum member of a kind_flag struct as an int
+      // whatever its own size, so a bitfield struct holds none.
+      Sized s = any_sized();
+      if (bitfields && enums_.count(s.id)) s = sized_.front();
       const uint32_t off = kind == kUnion ? 0 : (offset + s.align - 1) / s.align * s.align;
       members.push_back({names.back(), s.id, off * 8, 0});
       offset = kind == kUnion ? 0 : off + s.size;
@@ -183,8 +187,10 @@ class GraphGenerator {
       }
     }
     if (b_.record(target)[2] != 0) {
-      const Sized* s = find_sized(b_.record(target)[2]);
+      const uint32_t below = b_.record(target)[2];
+      const Sized* s = find_sized(below);
       if (s) add_sized(target, s->size, s->align);
+      if (enums_.count(below)) enums_.insert(target);
     }
   }
 
@@ -221,6 +227,7 @@ class GraphGenerator {
     const uint32_t id = wide ? b_.add_enum64(chance(rng_, 20) ? "" : name("e"), size, values, is_signed)
                              : b_.add_enum(chance(rng_, 20) ? "" : name("e"), size, values, is_signed);
     add_sized(id, size, size);
+    enums_.insert(id);
   }
 
   void function() {
@@ -341,6 +348,7 @@ class GraphGenerator {
   std::vector<Sized> sized_;
   std::vector<Sized> vars_;
   std::vector<uint32_t> aggregates_;
+  std::set<uint32_t> enums_;  // enums, and typedefs/qualifiers of them
   std::vector<uint32_t> forward_pointers_;
   std::vector<std::pair<uint32_t, uint32_t>> funcs_;  // id, parameter count
 };
@@ -517,6 +525,52 @@ class SpecialFieldsGenerator {
 
 BtfBuilder special_fields_graph(Rng& rng) { return SpecialFieldsGenerator(rng).run(); }
 
+
+BtfBuilder remove_type(const BtfBuilder& b, uint32_t id) {
+  auto records = b.records();
+  const uint32_t first = b.first_id(), n = static_cast<uint32_t>(records.size());
+  std::vector<uint8_t> removed(n, 0);
+  auto gone = [&](uint32_t ref) { return ref >= first && ref - first < n && removed[ref - first]; };
+  if (id >= first && id - first < n) removed[id - first] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (removed[i]) continue;
+      auto& r = records[i];
+      if (info_kind(r[1]) == kDatasec) {
+        std::vector<uint32_t> kept(r.begin(), r.begin() + 3);
+        for (size_t e = 3; e + 2 < r.size(); e += 3)
+          if (!gone(r[e])) kept.insert(kept.end(), r.begin() + e, r.begin() + e + 3);
+        if (kept.size() != r.size()) {
+          const uint32_t vlen = static_cast<uint32_t>((kept.size() - 3) / 3);
+          kept[1] = (kept[1] & ~0xffffu) | vlen;
+          r = std::move(kept);
+        }
+        continue;
+      }
+      for (size_t w : type_id_words(r))
+        if (gone(r[w])) {
+          removed[i] = 1;
+          changed = true;
+          break;
+        }
+    }
+  }
+  std::vector<uint32_t> new_id(n, 0);
+  uint32_t next = first;
+  for (uint32_t i = 0; i < n; ++i)
+    if (!removed[i]) new_id[i] = next++;
+  BtfBuilder out = first > 1 ? BtfBuilder(first, b.string_base()) : BtfBuilder();
+  out.strings() = b.strings();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (removed[i]) continue;
+    auto r = records[i];
+    for (size_t w : type_id_words(r))
+      if (r[w] >= first && r[w] - first < n) r[w] = new_id[r[w] - first];
+    out.add_raw(r[0], r[1], r[2], std::vector<uint32_t>(r.begin() + 3, r.end()));
+  }
+  return out;
+}
 
 BtfBuilder builder_from(const btf::Btf& btf) {
   BtfBuilder b = btf.first_id() > 1 ? BtfBuilder(btf.first_id(), btf.string_start()) : BtfBuilder();

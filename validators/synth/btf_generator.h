@@ -43,6 +43,12 @@ inline BtfBuilder random_type_graph(Rng& rng, bool shuffle) { return random_type
 // exercise BPF_BTF_LOAD's special-field pass.
 BtfBuilder special_fields_graph(Rng& rng);
 
+// `b` (base BTF) without type `id` and without every type that refers to it,
+// directly or not; a DATASEC loses the entries of removed variables instead.
+// Ids are renumbered. Valid BTF stays valid, which makes this the shrinking
+// step of generated graphs.
+BtfBuilder remove_type(const BtfBuilder& b, uint32_t id);
+
 // A builder holding every record and the string section of `btf` (base or
 // split BTF), so that real BTF can be mutated like generated BTF.
 BtfBuilder builder_from(const btf::Btf& btf);
