@@ -72,6 +72,29 @@ RC_GTEST_PROP(BtfProperty, GeneratedValidGraphHasNoDiagnostics, ()) {
   if (!list.items().empty()) RC_FAIL(listing(list));
 }
 
+// Every release from 4.18 to the newest, as profiles know them.
+rc::Gen<btf::Release> any_release() {
+  std::vector<btf::Release> all;
+  for (uint16_t minor = 18; minor <= 20; ++minor) all.push_back({4, minor});
+  for (uint16_t minor = 0; minor <= 19; ++minor) all.push_back({5, minor});
+  for (uint16_t minor = 0; minor <= 19; ++minor) all.push_back({6, minor});
+  for (uint16_t minor = 0; minor <= btf::kNewestRelease.minor; ++minor) all.push_back({7, minor});
+  return rc::gen::elementOf(all);
+}
+
+// The generator's idea of what a release accepts and the verifier's agree.
+RC_GTEST_PROP(BtfProperty, GraphForAnyReleaseHasNoErrorsUnderItsProfile, ()) {
+  const btf::Release release = *any_release();
+  const BtfBuilder graph = *valid_graph(release);
+  RC_CLASSIFY(graph.records().size() >= 20, "20 or more types");
+  btf::CheckOptions options;
+  options.kernel = btf::KernelProfile(release);
+  DiagnosticList list;
+  const auto blob = graph.build();
+  btf::check_btf(blob, nullptr, options, "graph", ".BTF", list);
+  if (list.has_errors()) RC_FAIL("Linux " + release.str() + ":\n" + listing(list));
+}
+
 RC_GTEST_PROP(BtfProperty, SerialiseParseIsIdentity, ()) {
   const auto blob = (*valid_graph()).build();
   NullSink discard;

@@ -445,7 +445,11 @@ std::vector<RuleCase> make_cases() {
                  if (!twin) b.record(d)[1] |= 1u << 31;
                })});
   c.push_back({"BTF-DATASEC-004", edited([](BtfBuilder& b, bool twin) { b.add_datasec(twin ? ".data x" : "\x01", 4, {}); })});
-  c.push_back({"BTF-DATASEC-005", edited([](BtfBuilder& b, bool twin) { b.add_datasec(twin ? ".rule_bss" : "", 4, {}); })});
+  // An empty string at a non-zero offset (offset 0 is "no name", DATASEC-004).
+  c.push_back({"BTF-DATASEC-005", edited([](BtfBuilder& b, bool twin) {
+                 const uint32_t d = b.add_datasec(".rule_bss", 4, {});
+                 if (!twin) b.record(d)[0] = b.raw_str(std::string_view("", 1));
+               })});
   c.push_back({"BTF-DATASEC-006", edited([](BtfBuilder& b, bool twin) {
                  const uint32_t v = b.add_var("v", 1);
                  b.add_datasec(".rule_data", 4, {{twin ? v : 0, 0, 4}});
@@ -675,6 +679,22 @@ std::vector<RuleCase> make_cases() {
                          if (!twin) sections.push_back({".BTF.base", base});
                          return make_elf(sections, 1 /* ET_REL */);
                        }, kModuleLoad).on({6, 10}).as_elf());
+  c.push_back(RuleCase("BTF-VER-015", edited([](BtfBuilder& b, bool twin) {
+                         b.add_func(twin ? "f_cold" : "f.cold", b.add_func_proto(1, {}));
+                       })).on({6, 3}));
+  c.push_back(RuleCase("BTF-VER-016", edited([](BtfBuilder& b, bool twin) {
+                         b.add_enum("e", twin ? 4 : 2, {{"A", 1}});
+                       })).on({5, 3}));
+  c.push_back(RuleCase("BTF-VER-017", edited([](BtfBuilder& b, bool twin) {
+                         b.add_int(twin ? "long" : "__int128", twin ? 8 : 16, twin ? 64 : 128);
+                       })).on({5, 0}));
+  c.push_back(RuleCase("BTF-VER-018", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t v = b.add_var("v", 1);
+                         if (twin)
+                           b.add_datasec(".rule_data", 4, {{v, 0, 4}});
+                         else
+                           b.add_datasec(".rule_data", 4, {});
+                       })).on({5, 11}));
   c.push_back(RuleCase("BTF-VER-011", edited([](BtfBuilder& b, bool twin) {
                          b.add_ptr(b.add_type_tag("attr", 1, /*kflag=*/!twin));
                        })).on({6, 14}));

@@ -535,6 +535,21 @@ const Rule VER_011{"BTF-VER-011", Severity::Error, kAll, "kind_flag on DECL_TAG 
                    "Since Linux 6.15 a kind_flag marks a tag value as an attribute (pahole feature "
                    "attributes); older kernels refuse any kind_flag on the tag kinds.",
                    "Linux 6.15 accepts it", "Invalid btf_info kind_flag"};
+const Rule VER_015{"BTF-VER-015", Severity::Error, kAll, "'.' in a name, for an older kernel",
+                   "Before Linux 6.4 only VAR and DATASEC names could contain dots; 6.4 allowed "
+                   "them in every name (function names such as \"foo.cold\", produced by GCC), "
+                   "and the change was backported to the 5.10, 5.15 and 6.1 series.",
+                   "Linux 6.4 (and 5.10.y, 5.15.y, 6.1.y) accept it", "Invalid name"};
+const Rule VER_016{"BTF-VER-016", Severity::Error, kAll, "ENUM size other than 4, for an older kernel",
+                   "Before Linux 5.4 an ENUM had to be 4 bytes; since, 1, 2, 4 and 8 are accepted.",
+                   "Linux 5.4 accepts it", "Expected size:4"};
+const Rule VER_017{"BTF-VER-017", Severity::Error, kAll, "INT wider than 64 bits, for an older kernel",
+                   "Before Linux 5.1 an INT had at most 64 bits (bit offset included); __int128 "
+                   "needs 5.1.",
+                   "Linux 5.1 accepts it", "Invalid nr_bits / Invalid btf_info"};
+const Rule VER_018{"BTF-VER-018", Severity::Error, kAll, "DATASEC without entries, for an older kernel",
+                   "Before Linux 5.12 a DATASEC needed at least one variable (\"vlen == 0\").",
+                   "Linux 5.12 accepts it", "vlen == 0"};
 
 namespace {
 constexpr const Rule* kTable[] = {
@@ -561,7 +576,7 @@ constexpr const Rule* kTable[] = {
     &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
     &FIELD_021,
     &VER_001, &VER_002, &VER_003, &VER_004, &VER_005, &VER_006, &VER_007, &VER_008, &VER_009,
-    &VER_010, &VER_011,
+    &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
 };
 }  // namespace
 

@@ -41,6 +41,6 @@ extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_006, FIELD_007, FIELD_0
     FIELD_019, FIELD_021;
 // Features older kernels reject (kernel profiles).
 extern const Rule VER_001, VER_002, VER_003, VER_004, VER_005, VER_006, VER_007, VER_008, VER_009,
-    VER_010, VER_011;
+    VER_010, VER_011, VER_015, VER_016, VER_017, VER_018;
 
 }  // namespace elfmeta::btf::rules

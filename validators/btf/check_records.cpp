@@ -4,6 +4,7 @@
 #include "btf/check_records.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -100,9 +101,11 @@ class RecordChecker {
   // A name that must be a C identifier; `required` forbids anonymity. Names
   // repeat (member names above all), so valid ones of this blob's own string
   // section are remembered in a bitmap over its offsets.
-  // A name longer than an older target allows is that target's finding
-  // (reported here), not the caller's.
-  bool identifier_ok(uint32_t off, bool required) {
+  // A name longer than an older target allows, or with a dot it does not
+  // allow, is that target's finding (reported here), not the caller's. VAR
+  // names could always contain dots.
+  bool identifier_ok(uint32_t off, bool required, bool dots_always = false) {
+    if (!kernel_.has(Gate::kNameValidation)) return true;
     if (off == 0) return !required;
     const uint32_t rel = off - btf_.string_start();
     const bool own = off >= btf_.string_start() && rel < known_identifiers_.size() * 64;
@@ -113,7 +116,12 @@ class RecordChecker {
       f_.unsupported_at_type(Gate::kLongNames, id_, "name of " + std::to_string(length) + " bytes");
       return true;
     }
-    if (own) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
+    const bool dotted = !kernel_.has(Gate::kDotsInNames) && std::memchr(name(off), '.', length);
+    if (dotted && !dots_always) {
+      f_.unsupported_at_type(Gate::kDotsInNames, id_, "name '" + printable(name(off)) + "' with a '.'");
+      return true;
+    }
+    if (own && !dotted) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
     return true;
   }
   std::string name_problem(uint32_t off) const {
@@ -131,6 +139,8 @@ class RecordChecker {
                  "bit_offset " + std::to_string(int_offset(data)) + " + nr_bits " + std::to_string(int_bits(data)) +
                      " = " + std::to_string(bits),
                  12);
+    else if (bits > 64 && !kernel_.has(Gate::kInt128))
+      f_.unsupported_at_type(Gate::kInt128, id, std::to_string(bits) + "-bit INT", 12);
     else if (roundup_bytes(bits) > t.size())
       f_.at_type(rules::INT_005, id,
                  std::to_string(bits) + " bits do not fit in " + std::to_string(t.size()) + " bytes", 12);
@@ -201,7 +211,10 @@ class RecordChecker {
 
   void check_enum(uint32_t id, TypeRef t) {
     const bool wide = t.kind() == kEnum64;
-    if (t.size() > 8 || !is_pow2(t.size())) f_.at_type(rules::ENUM_002, id, "size is " + std::to_string(t.size()), 8);
+    if (t.size() > 8 || !is_pow2(t.size()))
+      f_.at_type(rules::ENUM_002, id, "size is " + std::to_string(t.size()), 8);
+    else if (!wide && t.size() != 4 && !kernel_.has(Gate::kEnumSizes))
+      f_.unsupported_at_type(Gate::kEnumSizes, id, std::to_string(t.size()) + "-byte ENUM", 8);
     if (name_ok_ && !identifier_ok(t.name_off(), false))
       f_.at_type(rules::ENUM_003, id, "name " + name_problem(t.name_off()));
     for (uint32_t i = 0; i < t.vlen(); ++i) {
@@ -252,7 +265,7 @@ class RecordChecker {
   void check_var(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::VAR_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.kflag()) f_.at_type(rules::VAR_001, id, "kind_flag is set", 4);
-    if (name_ok_ && !identifier_ok(t.name_off(), true))
+    if (name_ok_ && !identifier_ok(t.name_off(), true, /*dots_always=*/true))
       f_.at_type(rules::VAR_002, id, "variable name " + name_problem(t.name_off()));
     if (t.type() == 0 || t.type() > kMaxTypeId) f_.at_type(rules::VAR_003, id, "type is " + std::to_string(t.type()), 8);
     const uint32_t linkage = t.payload(0);
@@ -263,6 +276,7 @@ class RecordChecker {
     const uint32_t size = t.size();
     if (size == 0) f_.at_type(rules::DATASEC_002, id, "size is 0", 8);
     if (t.kflag()) f_.at_type(rules::DATASEC_003, id, "kind_flag is set", 4);
+    if (t.vlen() == 0 && !kernel_.has(Gate::kEmptyDatasec)) f_.unsupported_at_type(Gate::kEmptyDatasec, id, "DATASEC without entries", 4);
     if (name_ok_) check_section_name(id, t.name_off());
     uint64_t last_end = 0;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
@@ -296,7 +310,17 @@ class RecordChecker {
   }
 
   void check_section_name(uint32_t id, uint32_t off) {
-    if (off == 0 || !*name(off)) {
+    if (!kernel_.has(Gate::kNameValidation)) return;
+    // 6.9 and 6.10 looked at the bytes after the first only.
+    if (kernel_.has(Gate::kEmptySectionNameAccepted) && off != 0 && *name(off)) {
+      const char* rest = name(off) + 1;
+      if (!*rest || valid_section_name(rest, btf_.string_section_end(off))) return;
+    }
+    if (off == 0) {
+      f_.at_type(rules::DATASEC_004, id, "section has no name");
+      return;
+    }
+    if (!*name(off)) {
       f_.at_type(rules::DATASEC_005, id, "section name is empty");
       return;
     }

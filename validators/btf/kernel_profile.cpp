@@ -21,12 +21,19 @@ constexpr const Rule* kVer008[] = {&VER_008};
 constexpr const Rule* kVer009[] = {&VER_009};
 constexpr const Rule* kVer010[] = {&VER_010};
 constexpr const Rule* kVer011[] = {&VER_011};
+constexpr const Rule* kVer015[] = {&VER_015};
+constexpr const Rule* kVer016[] = {&VER_016};
+constexpr const Rule* kVer017[] = {&VER_017};
+constexpr const Rule* kVer018[] = {&VER_018};
+constexpr const Rule* kNameRules[] = {&AGG_002, &AGG_003, &REF_004, &REF_006, &ENUM_003, &ENUM_004, &FWD_003,
+                                      &FUNC_001, &VAR_002, &DATASEC_004, &PROTO_006};
+constexpr Release kDotsBackports[] = {{5, 10}, {5, 15}, {6, 1}};
+constexpr Release kNamesBackports[] = {{4, 19}};
 constexpr const Rule* kLayout[] = {&LAYOUT_001};
 constexpr const Rule* kTagOrder[] = {&REF_008, &REF_009};
 constexpr const Rule* kFieldPass[] = {&FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009,
                                       &FIELD_010, &FIELD_011, &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015,
                                       &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019, &FIELD_021};
-constexpr const Rule* kRefcountRules[] = {&FIELD_013};
 constexpr const Rule* kNestedRules[] = {&FIELD_004, &FIELD_009, &FIELD_011};
 constexpr const Rule* kKptrRules[] = {&FIELD_019, &FIELD_021};
 constexpr const Rule* kResSpinRules[] = {&FIELD_007};
@@ -38,33 +45,46 @@ constexpr const Rule* kRecordWide[] = {&FIELD_006};
 // oldest first. Releases are those of mainline kernel/bpf/btf.c; the ones
 // checked on real kernels are listed in docs/btf.md ("Kernel profiles").
 constexpr GateInfo kGates[] = {
-    {Gate::kFuncKinds, GateKind::kAccepts, {5, 0}, {}, kVer001, "FUNC and FUNC_PROTO kinds and kind_flag on STRUCT, UNION and FWD"},
-    {Gate::kVarDatasec, GateKind::kAccepts, {5, 2}, {}, kVer002, "VAR and DATASEC kinds"},
-    {Gate::kFuncLinkage, GateKind::kAccepts, {5, 6}, {}, kVer003, "FUNC linkage other than static"},
-    {Gate::kFloat, GateKind::kAccepts, {5, 13}, {}, kVer004, "FLOAT kind"},
-    {Gate::kDeclTag, GateKind::kAccepts, {5, 16}, {}, kVer005, "DECL_TAG kind"},
-    {Gate::kTypeTag, GateKind::kAccepts, {5, 17}, {}, kVer006, "TYPE_TAG kind"},
-    {Gate::kEnum64, GateKind::kAccepts, {6, 0}, {}, kVer007, "ENUM64 kind and signed ENUM kind_flag"},
-    {Gate::kLongNames, GateKind::kAccepts, {6, 1}, {}, kVer008, "identifiers longer than 128 bytes"},
-    {Gate::kPrintableSectionNames, GateKind::kAccepts, {6, 9}, {}, kVer009, "DATASEC names that are not identifiers"},
-    {Gate::kDistilledBase, GateKind::kAccepts, {6, 11}, {}, kVer010, "distilled base BTF (.BTF.base) of modules"},
-    {Gate::kTagKindFlag, GateKind::kAccepts, {6, 15}, {}, kVer011, "kind_flag (attribute) on DECL_TAG and TYPE_TAG"},
-    {Gate::kKindLayout, GateKind::kAccepts, {7, 1}, {}, kLayout, "kind-layout header fields and section"},
-    {Gate::kTypeTagOrder, GateKind::kChecks, {5, 19}, {}, kTagOrder, "type-tag ordering pass"},
-    {Gate::kSpecialFields, GateKind::kChecks, {6, 2}, {}, kFieldPass, "special-field pass of BPF_BTF_LOAD"},
-    {Gate::kRbTree, GateKind::kChecks, {6, 3}, {}, {}, "bpf_rb_root and bpf_rb_node fields"},
-    {Gate::kRefcount, GateKind::kChecks, {6, 4}, {}, kRefcountRules, "bpf_refcount and owning graph nodes"},
-    {Gate::kUniqueContainsTag, GateKind::kChecks, {6, 8}, {}, {}, "a single contains: tag per graph root"},
-    {Gate::kNestedFields, GateKind::kChecks, {6, 10}, {}, kNestedRules, "special fields in nested structs and arrays"},
-    {Gate::kKptrAtLoad, GateKind::kChecks, {6, 12}, {}, kKptrRules, "kptr members checked at BPF_BTF_LOAD"},
-    {Gate::kUptr, GateKind::kAccepts, {6, 13}, {}, kUptrRules, "uptr kptr tag"},
-    {Gate::kResSpinLock, GateKind::kChecks, {6, 15}, {}, kResSpinRules, "bpf_res_spin_lock field"},
-    {Gate::kEmptySectionNameAccepted, GateKind::kSkips, {6, 9}, Release{6, 11}, kEmptySectionName,
-     "empty DATASEC names let through by the 6.9 name check"},
+    {Gate::kInt128, GateKind::kAccepts, {5, 1}, {}, {}, kVer017, "INTs wider than 64 bits"},
+    {Gate::kFuncKinds, GateKind::kAccepts, {5, 0}, {}, {}, kVer001,
+     "FUNC and FUNC_PROTO kinds and kind_flag on STRUCT, UNION and FWD"},
+    {Gate::kVarDatasec, GateKind::kAccepts, {5, 2}, {}, {}, kVer002, "VAR and DATASEC kinds"},
+    {Gate::kEnumSizes, GateKind::kAccepts, {5, 4}, {}, {}, kVer016, "ENUM sizes other than 4"},
+    {Gate::kFuncLinkage, GateKind::kAccepts, {5, 6}, {}, {}, kVer003, "FUNC linkage other than static"},
+    {Gate::kEmptyDatasec, GateKind::kAccepts, {5, 12}, {}, {}, kVer018, "DATASEC without entries"},
+    {Gate::kFloat, GateKind::kAccepts, {5, 13}, {}, {}, kVer004, "FLOAT kind"},
+    {Gate::kDeclTag, GateKind::kAccepts, {5, 16}, {}, {}, kVer005, "DECL_TAG kind"},
+    {Gate::kTypeTag, GateKind::kAccepts, {5, 17}, {}, {}, kVer006, "TYPE_TAG kind"},
+    {Gate::kEnum64, GateKind::kAccepts, {6, 0}, {}, {}, kVer007, "ENUM64 kind and signed ENUM kind_flag"},
+    {Gate::kLongNames, GateKind::kAccepts, {6, 1}, {}, {}, kVer008, "identifiers longer than 128 bytes"},
+    // Mainline 6.4 (9724160b3942), backported to the 5.10, 5.15 and 6.1 series.
+    {Gate::kDotsInNames, GateKind::kAccepts, {6, 4}, {}, kDotsBackports, kVer015,
+     "'.' in names other than VAR and DATASEC names"},
+    {Gate::kPrintableSectionNames, GateKind::kAccepts, {6, 9}, {}, {}, kVer009,
+     "DATASEC names that are not identifiers"},
+    {Gate::kDistilledBase, GateKind::kAccepts, {6, 11}, {}, {}, kVer010, "distilled base BTF (.BTF.base) of modules"},
+    {Gate::kTagKindFlag, GateKind::kAccepts, {6, 15}, {}, {}, kVer011, "kind_flag (attribute) on DECL_TAG and TYPE_TAG"},
+    {Gate::kKindLayout, GateKind::kAccepts, {7, 1}, {}, {}, kLayout, "kind-layout header fields and section"},
+    // 4.20, backported to the 4.19 series: 4.18 checks name offsets only.
+    {Gate::kNameValidation, GateKind::kChecks, {4, 20}, {}, kNamesBackports, kNameRules, "name validation"},
+    {Gate::kTypeTagOrder, GateKind::kChecks, {5, 19}, {}, {}, kTagOrder, "type-tag ordering pass"},
+    {Gate::kSpecialFields, GateKind::kChecks, {6, 2}, {}, {}, kFieldPass, "special-field pass of BPF_BTF_LOAD"},
+    {Gate::kRbTree, GateKind::kChecks, {6, 3}, {}, {}, {}, "bpf_rb_root and bpf_rb_node fields"},
+    {Gate::kRefcount, GateKind::kChecks, {6, 4}, {}, {}, {}, "bpf_refcount field"},
+    {Gate::kOwningNodes, GateKind::kChecks, {6, 6}, {}, {}, {}, "24-byte bpf_list_node and 32-byte bpf_rb_node"},
+    {Gate::kUniqueContainsTag, GateKind::kChecks, {6, 7}, {}, {}, {}, "a single contains: tag per graph root"},
+    {Gate::kElevenFields, GateKind::kChecks, {6, 10}, {}, {}, {}, "11 special fields per struct (10 before)"},
+    {Gate::kNestedFields, GateKind::kChecks, {6, 11}, {}, {}, kNestedRules, "special fields in nested structs and arrays"},
+    {Gate::kKptrAtLoad, GateKind::kChecks, {6, 12}, {}, {}, kKptrRules, "kptr members checked at BPF_BTF_LOAD"},
+    {Gate::kUptr, GateKind::kAccepts, {6, 13}, {}, {}, kUptrRules, "uptr kptr tag"},
+    {Gate::kResSpinLock, GateKind::kChecks, {6, 15}, {}, {}, kResSpinRules, "bpf_res_spin_lock field"},
+    // 6.9 (bd70a8fb7ca4) until the fix bb6705c3f93b (6.11, backported to 6.10.10).
+    {Gate::kEmptySectionNameAccepted, GateKind::kSkips, {6, 9}, Release{6, 10}, {}, kEmptySectionName,
+     "DATASEC name check that skipped the first byte"},
     // Seen on Debian's 6.12.117 (a stable update; 6.12.111 and mainline 6.18
     // accept with a kernel WARN): a second bpf_spin_lock or bpf_refcount
     // anywhere in a processed struct, embedded structs included, is E2BIG.
-    {Gate::kRecordWideUniqueFields, GateKind::kChecks, {6, 12}, Release{6, 13}, kRecordWide,
+    {Gate::kRecordWideUniqueFields, GateKind::kChecks, {6, 12}, Release{6, 13}, {}, kRecordWide,
      "one bpf_spin_lock and one bpf_refcount per processed struct, embedded structs included"},
 };
 
@@ -95,8 +115,11 @@ std::span<const GateInfo> gate_table() { return kGates; }
 const GateInfo& gate_info(Gate g) { return kGates[static_cast<size_t>(g)]; }
 
 KernelProfile::KernelProfile(Release r) : release_(r) {
-  for (const GateInfo& g : kGates)
-    gates_[static_cast<size_t>(g.gate)] = r >= g.since && (!g.until || r < *g.until);
+  for (const GateInfo& g : kGates) {
+    bool has = r >= g.since && (!g.until || r < *g.until);
+    for (const Release& b : g.backports) has |= b == r;
+    gates_[static_cast<size_t>(g.gate)] = has;
+  }
 }
 
 const GateInfo* KernelProfile::lacks_check(const Rule& rule) const {

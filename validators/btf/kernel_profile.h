@@ -22,6 +22,8 @@ struct Release {
   std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
 };
 
+// A profile X.Y stands for the newest stable release of that series (what
+// distributions ship), so backports count.
 // The oldest release with BTF and the newest whose rules elfmeta knows.
 inline constexpr Release kOldestRelease{4, 18}, kNewestRelease{7, 1};
 // The default when no kernel is named and none can be read: the release the
@@ -35,29 +37,36 @@ std::optional<Release> parse_release(std::string_view text);
 // for a behaviour that was later removed again, until `until`).
 enum class Gate : uint8_t {
   // Kinds and meanings that old kernels reject.
+  kInt128,              // INTs of more than 64 bits
   kFuncKinds,           // FUNC, FUNC_PROTO, kind_flag on STRUCT/UNION/FWD
   kVarDatasec,          // VAR, DATASEC
+  kEnumSizes,           // ENUM sizes 1, 2 and 8 (only 4 before)
   kFuncLinkage,         // FUNC linkage other than static
+  kEmptyDatasec,        // DATASEC without entries
   kFloat,               // FLOAT
   kDeclTag,             // DECL_TAG
   kTypeTag,             // TYPE_TAG
   kEnum64,              // ENUM64, signedness kind_flag on ENUM
   kLongNames,           // identifiers of 128..512 bytes (KSYM_NAME_LEN 512)
+  kDotsInNames,         // '.' in every identifier (before: VAR and DATASEC names only)
   kPrintableSectionNames,  // DATASEC names of any printable bytes
   kDistilledBase,       // modules' .BTF.base
   kTagKindFlag,         // kind_flag (attribute) on DECL_TAG and TYPE_TAG
   kKindLayout,          // 32-byte header with a kind-layout section
   // Checks that old kernels do not make.
+  kNameValidation,      // names are checked at all (4.18 checks offsets only)
   kTypeTagOrder,        // the type-tag ordering pass
   kSpecialFields,       // the special-field pass at BPF_BTF_LOAD
   kRbTree,              // bpf_rb_root / bpf_rb_node special fields
   kRefcount,            // bpf_refcount, owning graph nodes (node sizes grew)
+  kOwningNodes,         // bpf_list_node 24 and bpf_rb_node 32 bytes (16 and 24 before)
   kUniqueContainsTag,   // a second contains: tag on a graph root is refused
+  kElevenFields,        // BTF_FIELDS_MAX 11 (10 before)
   kNestedFields,        // fields found in nested structs and arrays
   kKptrAtLoad,          // kptr members scanned at BPF_BTF_LOAD
   kUptr,                // uptr is a known kptr tag
   kResSpinLock,         // bpf_res_spin_lock special field
-  kEmptySectionNameAccepted,  // the 6.9 DATASEC name check let "" through
+  kEmptySectionNameAccepted,  // the 6.9 DATASEC name check: first byte unchecked, "" let through
   kRecordWideUniqueFields,    // 6.12 stable: one bpf_spin_lock / bpf_refcount per record, nesting included
   kCount
 };
@@ -73,6 +82,8 @@ struct GateInfo {
   GateKind kind;
   Release since;
   std::optional<Release> until;  // first release without it again
+  // Earlier series whose newest stable release has it (backports).
+  std::span<const Release> backports;
   std::span<const Rule* const> rules;
   std::string_view what;
 };

@@ -48,7 +48,7 @@ uint32_t load_mask(const KernelProfile& k) {
   return mask;
 }
 
-// Graph nodes grew an owner pointer together with bpf_refcount.
+// Graph nodes grew an owner pointer in 6.6.
 uint32_t field_size(uint32_t type, bool owning_nodes = true) {
   switch (type) {
     case kSpinLock: case kResSpinLock: case kRefcount: return 4;
@@ -119,7 +119,8 @@ class FieldScanner {
  public:
   FieldScanner(const Btf& btf, const Btf* kernel_btf, Findings& f)
       : btf_(btf), kernel_btf_(kernel_btf), f_(f), kernel_(f.kernel()), load_mask_(load_mask(kernel_)),
-        owning_nodes_(kernel_.has(Gate::kRefcount)), nested_(kernel_.has(Gate::kNestedFields)) {}
+        owning_nodes_(kernel_.has(Gate::kOwningNodes)), nested_(kernel_.has(Gate::kNestedFields)),
+        fields_max_(kernel_.has(Gate::kElevenFields) ? kFieldsMax : kFieldsMax - 1) {}
 
   void run();
 
@@ -192,6 +193,7 @@ class FieldScanner {
   const uint32_t load_mask_;
   const bool owning_nodes_;
   const bool nested_;  // nested structs and arrays are searched (before: only direct members)
+  const int fields_max_;  // BTF_FIELDS_MAX of the target
   const bool record_wide_unique_ = kernel_.has(Gate::kRecordWideUniqueFields);
   uint32_t seen_in_record_ = 0;  // unique fields found in the struct being processed, at any level
   Failure failure_;
@@ -315,7 +317,7 @@ int FieldScanner::repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cn
   }
   // u32 arithmetic, as in the kernel.
   if (field_cnt * (repeat_cnt + 1) > static_cast<uint32_t>(info_cnt))
-    return fail(-E2BIG, rules::FIELD_010, "an array expands to more than " + std::to_string(kFieldsMax) + " special fields");
+    return fail(-E2BIG, rules::FIELD_010, "an array expands to more than " + std::to_string(fields_max_) + " special fields");
   uint32_t cur = field_cnt;
   for (uint32_t i = 0; i < repeat_cnt; ++i)
     for (uint32_t j = 0; j < field_cnt; ++j) {
@@ -375,7 +377,7 @@ int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int mem
       break;
   }
   if (ret <= 0) return ret;
-  if (!info_cnt) return fail(-E2BIG, rules::FIELD_010, "more than " + std::to_string(kFieldsMax) + " special fields");
+  if (!info_cnt) return fail(-E2BIG, rules::FIELD_010, "more than " + std::to_string(fields_max_) + " special fields");
   if (nelems > 1)
     if (int err = repeat_fields(info, info_cnt, 1, nelems - 1, sz); err < 0) return err;
   return static_cast<int>(nelems);
@@ -435,7 +437,7 @@ bool FieldScanner::parse_record(uint32_t id, Record& rec) {
   const TypeRef t = btf_.type(id);
   std::array<FieldInfo, kFieldsMax> info;
   seen_in_record_ = 0;
-  const int cnt = find_struct_fields(t, load_mask_, info.data(), kFieldsMax, 0);
+  const int cnt = find_struct_fields(t, load_mask_, info.data(), fields_max_, 0);
   if (cnt < 0) return false;
   if (cnt == 0) {
     fail(-EFAULT, rules::FIELD_003, "a member uses a special type but none is recognised (wrong size or alignment)");

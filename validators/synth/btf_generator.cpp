@@ -107,7 +107,7 @@ class GraphGenerator {
     add_sized(l, 8, 8);
     regular_ints_.push_back(l);
     if (chance(rng_, 50)) add_sized(b_.add_int("_Bool", 1, 8, kIntBool), 1, 1);
-    if (chance(rng_, 30)) {
+    if (has(btf::Gate::kInt128) && chance(rng_, 30)) {
       const uint32_t w = b_.add_int("__int128", 16, 128, kIntSigned);
       add_sized(w, 16, 8);
     }
@@ -216,7 +216,7 @@ class GraphGenerator {
     const bool wide = has(btf::Gate::kEnum64) && chance(rng_, 25);
     const bool is_signed = has(btf::Gate::kEnum64) && chance(rng_, 30);
     const uint32_t sizes[] = {1, 2, 4, 8};
-    const uint32_t size = wide ? 8 : sizes[pick(rng_, 3)];
+    const uint32_t size = wide ? 8 : has(btf::Gate::kEnumSizes) ? sizes[pick(rng_, 3)] : 4;
     const uint32_t n = pick(rng_, 5);
     std::deque<std::string> names;  // deque: MemberSpec views must survive growth
     std::vector<BtfBuilder::EnumeratorSpec> values;
@@ -270,6 +270,7 @@ class GraphGenerator {
         entries.push_back({v.id, offset, v.size});
         offset += v.size;
       }
+      if (entries.empty() && !has(btf::Gate::kEmptyDatasec)) continue;
       b_.add_datasec(section_name(sec), std::max<uint32_t>(offset, 1), entries);
     }
   }
