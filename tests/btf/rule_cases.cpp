@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "btf/artifact_check.h"
+#include "btf/parse.h"
 #include "btf/verifier.h"
 #include "core/report.h"
 #include "input/artifact.h"
@@ -728,6 +729,122 @@ std::vector<RuleCase> make_cases() {
                          std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
                          return p.assemble();
                        }).on({7, 1}));
+
+  // ------------------------------------------------------------ libbpf
+  // libbpf's checks under --libbpf; the kernel's findings on the same blob
+  // (warnings there) are listed as `also`.
+  c.push_back(RuleCase("BTF-LIBBPF-001", [](bool twin, const BtfBuilder& ctx) {
+                         Blob b = ctx.build();
+                         if (!twin) b.resize(20);
+                         return b;
+                       }, kLibbpf, nullptr, {"BTF-HDR-002"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-002", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) {
+                           p.hdr_len = 32;
+                           p.header_tail.assign(8, 0);
+                         }
+                         return btf::swap_byte_order(p.assemble(), true);
+                       }).on_libbpf({1, 7}));
+  c.push_back(RuleCase("BTF-LIBBPF-003", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) p.magic = 0xEB9E;
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-HDR-004"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-004", [](bool twin, const BtfBuilder& ctx) {
+                         Blob b = ctx.build();
+                         if (!twin) set32(b, 4, static_cast<uint32_t>(b.size() + 4));
+                         return b;
+                       }, kLibbpf, nullptr, {"BTF-HDR-002"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-005", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) p.str_len = static_cast<uint32_t>(p.strings.size() + 100);
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-HDR-011"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-006", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         p.strings.resize((p.strings.size() + 3) / 4 * 4, 0);
+                         p.strings_first = !twin;
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-HDR-013"}).on_libbpf({1, 1}));
+  // Two bytes before the types: a gap libbpf allows, an alignment it does not.
+  c.push_back(RuleCase("BTF-LIBBPF-007", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         const uint32_t pad = twin ? 4 : 2;
+                         p.type_off = pad;
+                         p.str_off = static_cast<uint32_t>(pad + p.types.size());
+                         p.types.insert(p.types.begin(), pad, 0);
+                         p.type_len = static_cast<uint32_t>(p.types.size() - pad);
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-HDR-009"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-008", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         const uint32_t layout_len = twin ? 8 : 6, type_len = static_cast<uint32_t>(p.types.size());
+                         p.gap.assign(layout_len, 0);
+                         p.hdr_len = 32;
+                         p.header_tail.assign(8, 0);
+                         std::memcpy(p.header_tail.data(), &type_len, 4);
+                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-LAYOUT-007"}).on({7, 1}).on_libbpf({1, 8}));
+  c.push_back(RuleCase("BTF-LIBBPF-009", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) p.strings.back() = 'x';
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-STR-003"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-010", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) p.strings[0] = 'x';
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-STR-004"}).on_libbpf({1, 6}));
+  c.push_back(RuleCase("BTF-LIBBPF-011", edited([](BtfBuilder& b, bool twin) {
+                         b.add_raw(0, BtfBuilder::info(twin ? 2 : 20), 1);
+                       }), kLibbpf, nullptr, {"BTF-TYPE-003"}).on_libbpf({1, 7}));
+  // libbpf 1.8 sizes kind 20 from a layout of 21 entries; the kernel never
+  // accepts kind 20.
+  c.push_back(RuleCase("BTF-LIBBPF-012", [](bool twin, const BtfBuilder& ctx) {
+                         BtfBuilder b(ctx);
+                         b.add_raw(0, BtfBuilder::info(20), 0);
+                         auto p = b.parts();
+                         std::vector<uint8_t> layout(21 * 4, 0);
+                         layout[20 * 4] = twin ? 4 : 2;  // info_sz
+                         const uint32_t layout_len = static_cast<uint32_t>(layout.size());
+                         p.types.insert(p.types.end(), 4, 0);  // 4 bytes of record data
+                         const uint32_t tl = static_cast<uint32_t>(p.types.size());
+                         p.type_len = tl;
+                         p.gap = layout;
+                         p.hdr_len = 32;
+                         p.header_tail.assign(8, 0);
+                         std::memcpy(p.header_tail.data(), &tl, 4);
+                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-TYPE-003"}).on({7, 1}).on_libbpf({1, 8}));
+  c.push_back(RuleCase("BTF-LIBBPF-013", [](bool twin, const BtfBuilder& ctx) {
+                         BtfBuilder b(ctx);
+                         b.add_struct("s", 8, {{"a", 1, 0}, {"b", 1, 32}});
+                         auto p = b.parts();
+                         if (!twin) {
+                           p.types.resize(p.types.size() - 12);  // the second member is cut off
+                           p.type_len = static_cast<uint32_t>(p.types.size());
+                         }
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-TYPE-004"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-014", [](bool twin, const BtfBuilder& ctx) {
+                         auto p = BtfBuilder(ctx).parts();
+                         if (!twin) p.types.insert(p.types.end(), 4, 0);
+                         return p.assemble();
+                       }, kLibbpf, nullptr, {"BTF-TYPE-001"}).on_libbpf({1, 1}));
+  c.push_back(RuleCase("BTF-LIBBPF-015", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t l = b.add_int("long", 8, 64);
+                         if (!twin) b.record(l)[0] = static_cast<uint32_t>(b.strings().size() + 1000);
+                       }), kLibbpf, nullptr, {"BTF-STR-006"}).on_libbpf({1, 3}));
+  c.push_back(RuleCase("BTF-LIBBPF-016", edited([](BtfBuilder& b, bool twin) {
+                         b.add_ptr(twin ? 1 : b.next_id() + 100);
+                       }), kLibbpf, nullptr, {"BTF-TYPE-007"}).on_libbpf({1, 3}));
+  c.push_back(RuleCase("BTF-LIBBPF-017", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t proto = b.add_func_proto(1, {});
+                         b.add_func("f", twin ? proto : 1);
+                       }), kLibbpf, nullptr, {"BTF-FUNC-004"}).on_libbpf({1, 3}));
   return c;
 }
 
@@ -739,6 +856,7 @@ Outcome run_case(const RuleCase& c, bool twin, const BtfBuilder& context) {
   btf::CheckOptions options;
   options.consumer = c.consumer;
   options.kernel = btf::KernelProfile(c.kernel);
+  if (c.libbpf) options.libbpf = *c.libbpf;
   options.concurrent = false;
   DiagnosticList base_diags, diags;
   Outcome o;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -38,6 +39,13 @@ struct RuleCase {
   std::vector<std::string_view> also;
   // The kernel whose rules the case is judged by (default: 6.18).
   btf::Release kernel = btf::kDefaultRelease;
+  // Set: judged by this libbpf release's own checks (consumer libbpf).
+  std::optional<btf::Release> libbpf;
+  RuleCase on_libbpf(btf::Release r) && {
+    libbpf = r;
+    consumer = kLibbpf;
+    return std::move(*this);
+  }
   // make() returns a whole ELF object (a module), checked as an artifact.
   bool elf = false;
 

@@ -154,5 +154,38 @@ TEST(Cli, RuleDocsAreInSync) {
   EXPECT_EQ(pages, committed_pages) << "docs/rules has pages of rules that no longer exist";
 }
 
+TEST(Cli, KernelProfileDocsAreInSync) {
+  const fs::path out = fs::temp_directory_path() / ("elfmeta-kernels-" + std::to_string(::getpid()) + ".md");
+  ASSERT_EQ(elfmeta("kernels --docs " + out.string()).status, 0);
+  std::ifstream a(out), b(fs::path(ELFMETA_SOURCE_DIR) / "docs" / "kernel-profiles.md");
+  std::stringstream sa, sb;
+  sa << a.rdbuf();
+  sb << b.rdbuf();
+  EXPECT_EQ(sa.str(), sb.str()) << "run `elfmeta kernels --docs docs/kernel-profiles.md`";
+  const CliRun text = elfmeta("kernels");
+  EXPECT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("TYPE_TAG kind"), std::string::npos) << text.out;
+}
+
+TEST(Cli, KernelAndLibbpfProfilesAreNamedInTheSummary) {
+  synth::BtfBuilder b;
+  b.add_ptr(b.add_type_tag("attr", b.add_int("int", 4, 32, 1), /*kflag=*/true));
+  const std::string blob = write_blob("tag-kflag.btf", b.build());
+  const CliRun new_kernel = elfmeta("check --kernel 6.18 " + blob);
+  EXPECT_EQ(new_kernel.status, 0) << new_kernel.out;
+  EXPECT_NE(new_kernel.out.find("kernel 6.18 (--kernel)"), std::string::npos) << new_kernel.out;
+  const CliRun old_kernel = elfmeta("check --kernel 6.12 " + blob);
+  EXPECT_EQ(old_kernel.status, 1) << old_kernel.out;
+  EXPECT_NE(old_kernel.out.find("rejected by kernels before 6.15 [BTF-VER-011]"), std::string::npos) << old_kernel.out;
+  const CliRun bare = elfmeta("check --kernel " + blob);  // a bare --kernel: the running kernel
+  EXPECT_NE(bare.out.find("(running kernel)"), std::string::npos) << bare.out << bare.err;
+  const CliRun json = elfmeta("check --format json --kernel 6.12 " + blob);
+  EXPECT_NE(json.out.find("\"kernel\":\"6.12 (--kernel)\""), std::string::npos) << json.out;
+  const CliRun libbpf = elfmeta("check --libbpf 1.1 " + blob);
+  EXPECT_EQ(libbpf.status, 0) << libbpf.out;
+  EXPECT_NE(libbpf.out.find("consumer libbpf 1.1"), std::string::npos) << libbpf.out;
+  EXPECT_EQ(elfmeta("check --libbpf 0.8 " + blob).status, 2);
+}
+
 }  // namespace
 }  // namespace elfmeta::testing

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "btf/artifact_check.h"
+#include "btf/libbpf_model.h"
 #include "cli.h"
 #include "core/report.h"
 #include "input/artifact.h"
@@ -136,6 +137,13 @@ CheckSettings parse_settings(Args& args) {
         s.btf.consumer = kModuleLoad;
       else
         throw UsageError("--consumer takes bpf-load or module-load, not '" + v + "'");
+    } else if (args.option("--libbpf", v)) {
+      const auto r = btf::parse_release(v);
+      if (!r || *r < btf::kOldestLibbpf || *r > btf::kNewestLibbpf)
+        throw UsageError("--libbpf takes a libbpf release from " + btf::kOldestLibbpf.str() + " to " +
+                         btf::kNewestLibbpf.str() + ", not '" + v + "'");
+      s.btf.consumer = kLibbpf;
+      s.btf.libbpf = *r;
     } else if (args.option("--base-btf", v)) {
       s.base_paths.push_back(v);
     } else if (args.option("--format", v)) {
@@ -264,6 +272,7 @@ int run_check(Args args) {
   summary.inputs = results.size();
   summary.kernel = kernels_used(results);
   summary.consumer = std::string(consumer_name(s.btf.consumer));
+  if (s.btf.consumer == kLibbpf) summary.consumer += " " + s.btf.libbpf.str();
   for (auto& r : results) {
     if (!r.artifact) {
       std::cerr << "elfmeta: " << r.open_error << "\n";

@@ -31,6 +31,7 @@ class Args {
 
 int run_check(Args args);
 int run_rules(Args args);
+int run_kernels(Args args);
 int run_explain(Args args);
 int run_dump(Args args);
 int run_oracle(Args args);

@@ -10,10 +10,12 @@ constexpr const char* kUsage =
     "usage: elfmeta <command> [options]\n"
     "\n"
     "commands:\n"
-    "  check [--only btf] [--kernel 6.18|running] [--consumer bpf-load|module-load]\n"
-    "        [--base-btf FILE]... [--format text|json] [--Werror] [-j N] INPUT...\n"
+    "  check [--only btf] [--kernel X.Y|running] [--consumer bpf-load|module-load]\n"
+    "        [--libbpf X.Y] [--base-btf FILE]... [--format text|json] [--Werror] [-j N] INPUT...\n"
     "                         check inputs (raw BTF, ELF, vmlinuz, .ko[.xz|.zst|.gz],\n"
-    "                         /sys/kernel/btf/*)\n"
+    "                         /sys/kernel/btf/*) against the rules of Linux X.Y (4.18-7.1;\n"
+    "                         default: the input's own kernel) or of libbpf X.Y (1.0-1.8)\n"
+    "  kernels [--docs FILE]  list the version gates behind --kernel\n"
     "  rules [--format text|json]   list every rule\n"
     "  rules --docs DIR             write one Markdown page per rule\n"
     "  explain RULE-ID              describe one rule\n"
@@ -21,6 +23,10 @@ constexpr const char* kUsage =
     "                         list the types of an input's BTF\n"
     "  oracle FILE...         load each blob with bpf(BPF_BTF_LOAD) and print the\n"
     "                         running kernel's verdict\n"
+    "  oracle --vm IMAGE FILE...\n"
+    "                         boot IMAGE (a vmlinuz or a Debian linux-image .deb) under\n"
+    "                         qemu and print its verdict on each blob (BPF_BTF_LOAD) or\n"
+    "                         module (.ko: loaded, BTF kept or dropped)\n"
     "\n"
     "exit status: 0 no errors, 1 errors found (or warnings with --Werror),\n"
     "             2 unreadable input or wrong usage\n";
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "check") return elfmeta::cli::run_check(std::move(args));
     if (command == "rules") return elfmeta::cli::run_rules(std::move(args));
+    if (command == "kernels") return elfmeta::cli::run_kernels(std::move(args));
     if (command == "explain") return elfmeta::cli::run_explain(std::move(args));
     if (command == "dump") return elfmeta::cli::run_dump(std::move(args));
     if (command == "oracle") return elfmeta::cli::run_oracle(std::move(args));

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "btf/kernel_profile.h"
 #include "cli.h"
 #include "core/report.h"
 #include "core/rule_docs.h"
@@ -53,6 +54,24 @@ int run_rules(Args args) {
     sev.resize(8, ' ');
     std::cout << id << sev << r->summary << "\n";
   }
+  return 0;
+}
+
+int run_kernels(Args args) {
+  std::string docs, v;
+  while (!args.done()) {
+    if (args.option("--docs", v))
+      docs = v;
+    else
+      throw UsageError("kernels: unexpected argument '" + args.peek() + "'");
+  }
+  if (docs.empty()) {
+    std::cout << btf::gate_table_text();
+    return 0;
+  }
+  std::ofstream out(docs);
+  out << btf::gate_table_markdown();
+  if (!out) throw UsageError("cannot write " + docs);
   return 0;
 }
 

@@ -5,6 +5,7 @@ namespace {
 constexpr uint32_t kAll = kBpfBtfLoad | kModuleLoad;  // every kernel parse
 constexpr uint32_t kLoad = kBpfBtfLoad;               // BPF_BTF_LOAD only (resolve pass, size limits)
 constexpr uint32_t kLint = kNoConsumer;               // accepted by the kernel; wrong or suspicious
+constexpr uint32_t kLib = kLibbpf;                    // libbpf's btf__new only
 }  // namespace
 
 // ---------------------------------------------------------------- header
@@ -551,6 +552,64 @@ const Rule VER_018{"BTF-VER-018", Severity::Error, kAll, "DATASEC without entrie
                    "Before Linux 5.12 a DATASEC needed at least one variable (\"vlen == 0\").",
                    "Linux 5.12 accepts it", "vlen == 0"};
 
+// ---------------------------------------------------------------- libbpf
+// libbpf's own checks (validators/btf/libbpf_model.cpp), enforced only with
+// --libbpf X.Y. Log fragments are libbpf's debug/warning messages.
+const Rule LIBBPF_001{"BTF-LIBBPF-001", Severity::Error, kLib, "blob shorter than libbpf's 24-byte header",
+                      "libbpf reads a full 24-byte header before anything else.", "libbpf 1.0",
+                      "BTF header not found"};
+const Rule LIBBPF_002{"BTF-LIBBPF-002", Severity::Error, kLib, "non-native byte order with a header libbpf cannot swap",
+                      "libbpf swaps foreign-endian BTF itself, but before 1.8 only with hdr_len exactly 24 "
+                      "(1.8: at least 24); ENOTSUP otherwise. A 32-byte (kind-layout) header in the other "
+                      "byte order is refused by every libbpf before 1.8.",
+                      "libbpf 1.0", "Can't load BTF with non-native endianness due to unsupported header length"};
+const Rule LIBBPF_003{"BTF-LIBBPF-003", Severity::Error, kLib, "magic is neither 0xEB9F nor 0x9FEB",
+                      "libbpf recognises BTF in either byte order by its magic only.", "libbpf 1.0",
+                      "Invalid BTF magic"};
+const Rule LIBBPF_004{"BTF-LIBBPF-004", Severity::Error, kLib, "hdr_len larger than the blob", "", "libbpf 1.0",
+                      "BTF header len larger than data size"};
+const Rule LIBBPF_005{"BTF-LIBBPF-005", Severity::Error, kLib, "string section runs past the end of the blob", "",
+                      "libbpf 1.0", "Invalid BTF total size"};
+const Rule LIBBPF_006{"BTF-LIBBPF-006", Severity::Error, kLib, "sections not in libbpf's order",
+                      "libbpf requires the types to end before the strings start (and, in 1.8, the kind "
+                      "layout to sit between them). Gaps are allowed, unlike in the kernel; strings before "
+                      "types are not.",
+                      "libbpf 1.0", "Invalid BTF data sections layout"};
+const Rule LIBBPF_007{"BTF-LIBBPF-007", Severity::Error, kLib, "type section not 4-byte aligned", "", "libbpf 1.0",
+                      "BTF type section is not aligned to 4 bytes"};
+const Rule LIBBPF_008{"BTF-LIBBPF-008", Severity::Error, kLib, "kind-layout section misaligned or not whole entries",
+                      "libbpf 1.8 reads the layout section: layout_off and layout_len must be multiples of 4.",
+                      "libbpf 1.8", "BTF layout section is not aligned to 4 bytes / Invalid BTF kind layout section"};
+const Rule LIBBPF_009{"BTF-LIBBPF-009", Severity::Error, kLib, "string section empty, unterminated or over 2 GiB",
+                      "Base BTF needs a non-empty string section ending in NUL (split BTF may have none).",
+                      "libbpf 1.0", "Invalid BTF string section"};
+const Rule LIBBPF_010{"BTF-LIBBPF-010", Severity::Error, kLib, "base BTF strings do not start with NUL",
+                      "Usually split BTF read without its base.", "libbpf 1.0",
+                      "Malformed BTF string section, did you forget to provide base BTF?"};
+const Rule LIBBPF_011{"BTF-LIBBPF-011", Severity::Error, kLib, "kind libbpf does not know",
+                      "libbpf sizes records from its own table of kinds 1-19; any other kind (0 included) "
+                      "stops the parse. libbpf 1.8 sizes unknown kinds from the kind-layout section, in "
+                      "native byte order only, and reads 7 kind bits and 24 vlen bits.",
+                      "libbpf 1.0", "Unsupported BTF_KIND"};
+const Rule LIBBPF_012{"BTF-LIBBPF-012", Severity::Error, kLib, "layout entry of an unknown kind with unusable sizes",
+                      "libbpf 1.8 sizes an unknown kind as 12 + info_sz + vlen * elem_sz and needs both sizes to "
+                      "be multiples of 4.",
+                      "libbpf 1.8", "Unsupported info_sz / Unsupported elem_sz"};
+const Rule LIBBPF_013{"BTF-LIBBPF-013", Severity::Error, kLib, "record runs past the type section", "", "libbpf 1.0",
+                      "BTF type [N] is malformed"};
+const Rule LIBBPF_014{"BTF-LIBBPF-014", Severity::Error, kLib, "bytes after the last whole record",
+                      "1 to 11 bytes left in the type section.", "libbpf 1.0", "BTF types data is malformed"};
+const Rule LIBBPF_015{"BTF-LIBBPF-015", Severity::Error, kLib, "name offset outside the strings (libbpf 1.3+)",
+                      "libbpf's sanity pass checks every name offset of types, members, enumerators and "
+                      "parameters; any offset inside the strings passes.",
+                      "libbpf 1.3", "invalid type name / invalid field name / invalid enum name / invalid param name"};
+const Rule LIBBPF_016{"BTF-LIBBPF-016", Severity::Error, kLib, "referenced type id does not exist (libbpf 1.3+)",
+                      "The sanity pass checks that referenced ids exist (not their kind); a FUNC_PROTO's "
+                      "return type is not checked.",
+                      "libbpf 1.3", "invalid referenced type ID"};
+const Rule LIBBPF_017{"BTF-LIBBPF-017", Severity::Error, kLib, "FUNC not pointing to a FUNC_PROTO (libbpf 1.3+)", "",
+                      "libbpf 1.3", "referenced type is not FUNC_PROTO"};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009,
@@ -577,6 +636,9 @@ constexpr const Rule* kTable[] = {
     &FIELD_021,
     &VER_001, &VER_002, &VER_003, &VER_004, &VER_005, &VER_006, &VER_007, &VER_008, &VER_009,
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
+    &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,
+    &LIBBPF_009, &LIBBPF_010, &LIBBPF_011, &LIBBPF_012, &LIBBPF_013, &LIBBPF_014, &LIBBPF_015, &LIBBPF_016,
+    &LIBBPF_017,
 };
 }  // namespace
 

@@ -42,5 +42,9 @@ extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_006, FIELD_007, FIELD_0
 // Features older kernels reject (kernel profiles).
 extern const Rule VER_001, VER_002, VER_003, VER_004, VER_005, VER_006, VER_007, VER_008, VER_009,
     VER_010, VER_011, VER_015, VER_016, VER_017, VER_018;
+// libbpf's own checks (--libbpf).
+extern const Rule LIBBPF_001, LIBBPF_002, LIBBPF_003, LIBBPF_004, LIBBPF_005, LIBBPF_006, LIBBPF_007,
+    LIBBPF_008, LIBBPF_009, LIBBPF_010, LIBBPF_011, LIBBPF_012, LIBBPF_013, LIBBPF_014, LIBBPF_015,
+    LIBBPF_016, LIBBPF_017;
 
 }  // namespace elfmeta::btf::rules

@@ -29,6 +29,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   d.location = std::move(loc);
   d.message = std::move(message);
   if (d.severity == Severity::Error) ++errors_;
+  if (kernel_refuses(rule)) ++kernel_errors_;
   ++findings_;
   if (++per_rule_[&rule] > kPerRuleLimit) return;
   sink_.report(std::move(d));
@@ -40,7 +41,7 @@ void Findings::at_offset(const Rule& rule, uint64_t offset, std::string message)
 }
 
 void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record) {
-  if (effective(rule) == Severity::Error) flag(id);
+  if (kernel_refuses(rule)) flag(id);
   Location loc{ctx_.artifact, ctx_.section, std::nullopt, "type", id, "", std::nullopt};
   if (btf_ && btf_->is_own(id)) {
     TypeRef t = btf_->type(id);
@@ -71,6 +72,7 @@ void Findings::absorb(const Findings& other, std::vector<Diagnostic>& diagnostic
   for (auto& d : diagnostics) sink_.report(std::move(d));
   diagnostics.clear();
   errors_ += other.errors_;
+  kernel_errors_ += other.kernel_errors_;
   findings_ += other.findings_;
   for (const auto& [rule, count] : other.per_rule_) per_rule_[rule] += count;
   for (size_t i = 0; i < flagged_.size() && i < other.flagged_.size(); ++i) flagged_[i] |= other.flagged_[i];

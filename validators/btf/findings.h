@@ -62,16 +62,24 @@ class Findings {
 
   Severity effective(const Rule& rule) const;
   size_t errors() const { return errors_; }
+  // Findings that make BPF_BTF_LOAD of the target kernel fail, whoever the
+  // consumer: later kernel passes run only on BTF without them.
+  size_t kernel_errors() const { return kernel_errors_; }
   size_t findings() const { return findings_; }
   const CheckContext& context() const { return ctx_; }
 
  private:
   void emit(const Rule& rule, Location loc, std::string message);
+  bool kernel_refuses(const Rule& rule) const {
+    return rule.severity == Severity::Error && (rule.enforced_by & (kBpfBtfLoad | kModuleLoad)) &&
+           !ctx_.kernel.lacks_check(rule);
+  }
 
   const CheckContext& ctx_;
   DiagnosticSink& sink_;
   const Btf* btf_ = nullptr;
   size_t errors_ = 0;
+  size_t kernel_errors_ = 0;
   size_t findings_ = 0;
   std::vector<uint8_t> flagged_;
   std::map<const Rule*, size_t> per_rule_;

@@ -1,5 +1,6 @@
 #include "btf/kernel_profile.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "btf/btf_rules.h"
@@ -112,6 +113,65 @@ std::optional<Release> parse_release(std::string_view text) {
 }
 
 std::span<const GateInfo> gate_table() { return kGates; }
+
+namespace {
+
+std::string_view kind_text(GateKind k) {
+  switch (k) {
+    case GateKind::kAccepts: return "accepts";
+    case GateKind::kChecks: return "checks";
+    default: return "skips";
+  }
+}
+
+std::string releases_text(const GateInfo& g) {
+  std::string s = g.since.str() + "+";
+  if (g.until)
+    s = g.until->major == g.since.major && g.until->minor == g.since.minor + 1
+            ? g.since.str() + " only"
+            : g.since.str() + " to before " + g.until->str();
+  for (const Release& b : g.backports) s += ", " + b.str() + ".y";
+  return s;
+}
+
+std::string rules_text(const GateInfo& g) {
+  std::string s;
+  for (const Rule* r : g.rules) s += (s.empty() ? "" : ", ") + std::string(r->id);
+  return s.empty() ? "(changes other checks)" : s;
+}
+
+}  // namespace
+
+std::string gate_table_markdown() {
+  std::string out =
+      "# Kernel profiles\n\n"
+      "`elfmeta check --kernel X.Y` applies the BTF rules of Linux X.Y (" + kOldestRelease.str() + " to " +
+      kNewestRelease.str() + "). A profile stands for the newest stable release of its series, so backports "
+      "count. Without `--kernel`, a vmlinux is checked against the release in its banner, a module against "
+      "its vermagic, anything else against the running kernel.\n\n"
+      "Each row is one change of the kernel's BTF verifier:\n\n"
+      "* **accepts**: kernels in the range accept a feature that older ones refuse; the rule is the finding "
+      "for the older ones (\"rejected by kernels before X\").\n"
+      "* **checks**: kernels in the range make a check; for the others its rules are reported as warnings.\n"
+      "* **skips**: kernels in the range skip a check that the others make.\n\n"
+      "| Change | Kind | Kernels | Rules |\n|---|---|---|---|\n";
+  for (const GateInfo& g : kGates)
+    out += "| " + std::string(g.what) + " | " + std::string(kind_text(g.kind)) + " | " + releases_text(g) + " | " +
+           rules_text(g) + " |\n";
+  out += "\nGenerated from the gate table (validators/btf/kernel_profile.cpp) by `elfmeta kernels --docs`.\n";
+  return out;
+}
+
+std::string gate_table_text() {
+  std::string out;
+  for (const GateInfo& g : kGates) {
+    std::string range = releases_text(g), kind(kind_text(g.kind));
+    range.resize(std::max<size_t>(range.size() + 1, 22), ' ');
+    kind.resize(9, ' ');
+    out += range + kind + std::string(g.what) + "\n";
+  }
+  return out;
+}
 const GateInfo& gate_info(Gate g) { return kGates[static_cast<size_t>(g)]; }
 
 KernelProfile::KernelProfile(Release r) : release_(r) {

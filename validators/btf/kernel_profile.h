@@ -92,6 +92,10 @@ struct GateInfo {
 std::span<const GateInfo> gate_table();
 const GateInfo& gate_info(Gate g);
 
+// The table as Markdown (docs/kernel-profiles.md) and as plain text.
+std::string gate_table_markdown();
+std::string gate_table_text();
+
 class KernelProfile {
  public:
   KernelProfile() : KernelProfile(kDefaultRelease) {}

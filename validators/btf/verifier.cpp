@@ -4,6 +4,7 @@
 
 #include "btf/check_records.h"
 #include "btf/findings.h"
+#include "btf/libbpf_model.h"
 #include "btf/lints.h"
 #include "btf/parse.h"
 #include "btf/special_fields.h"
@@ -50,7 +51,7 @@ void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptio
     reference_pass();
     check_type_tags(btf, f, /*report_missing=*/false);
     // BPF_BTF_LOAD's last step, reached only by otherwise valid user BTF.
-    if (!f.errors() && !base) check_special_fields(btf, options.kernel_btf, f);
+    if (!f.kernel_errors() && !base) check_special_fields(btf, options.kernel_btf, f);
   }
 }
 
@@ -72,7 +73,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
     if (records.any_flagged()) return;
     check_type_tags(btf, tags, /*report_missing=*/false);
     tags_ran = true;
-    if (tags.errors() || base) return;
+    if (tags.kernel_errors() || base) return;
     check_special_fields(btf, options.kernel_btf, fields);
     fields_ran = true;
   });
@@ -84,7 +85,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   if (records.any_flagged()) return false;
   f.absorb(references, resolve_list.items());
   out.resolve = std::move(state);
-  if (references.errors()) {  // the later passes must skip what failed to resolve
+  if (references.kernel_errors()) {  // the later passes must skip what failed to resolve
     flag_failed_resolutions(btf, *out.resolve, f);
     check_type_tags(btf, f, /*report_missing=*/false);
     return true;
@@ -102,6 +103,8 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   CheckContext ctx{artifact, section, options.consumer, options.kernel};
   Findings f(ctx, sink);
   CheckedBtf out;
+  // libbpf's verdict first; the kernel's findings follow as warnings.
+  if (options.consumer == kLibbpf) check_libbpf(data, base ? base->btf.get() : nullptr, options.libbpf, f);
   ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
@@ -117,7 +120,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   if (!concurrent || !check_concurrently(btf, base, options, f, out))
     check_sequentially(btf, base, options, f, out, /*records_done=*/concurrent);
   // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
-  if (options.lints && !f.errors() && btf.types_complete()) lint(btf, f);
+  if (options.lints && !f.kernel_errors() && btf.types_complete()) lint(btf, f);
   f.finish();
   out.errors = f.errors();
   return out;

@@ -17,6 +17,8 @@ struct CheckOptions {
   Consumer consumer = kBpfBtfLoad;
   // The release whose rules apply.
   KernelProfile kernel;
+  // With consumer kLibbpf: the libbpf release whose checks decide.
+  Release libbpf{1, 8};
   bool lints = true;
   // Judge a byte-swapped blob as the running kernel would (Invalid magic).
   bool assume_host_order = false;

@@ -20,6 +20,8 @@ std::string_view consumer_name(Consumer c) {
       return "bpf-load";
     case kModuleLoad:
       return "module-load";
+    case kLibbpf:
+      return "libbpf";
     default:
       return "none";
   }

@@ -19,6 +19,7 @@ enum Consumer : uint32_t {
   kNoConsumer = 0,
   kBpfBtfLoad = 1u << 0,   // bpf(BPF_BTF_LOAD): the full kernel verifier
   kModuleLoad = 1u << 1,   // kernel parse of vmlinux/module BTF (no resolve pass)
+  kLibbpf = 1u << 2,       // libbpf's btf__new (its own, lighter checks)
 };
 
 std::string_view consumer_name(Consumer c);
