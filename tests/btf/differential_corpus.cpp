@@ -1,5 +1,8 @@
 #include "tests/btf/differential_corpus.h"
 
+#include <sstream>
+
+#include "core/report.h"
 #include "synth/btf_generator.h"
 #include "tests/btf/rule_cases.h"
 
@@ -38,6 +41,24 @@ std::vector<Sample> differential_corpus(const CorpusSpec& spec) {
       samples.push_back({"rule case twin " + std::string(c.rule), c.make(true)});
     }
   return samples;
+}
+
+Verdict verdict_of(const std::vector<uint8_t>& blob, btf::CheckOptions options) {
+  options.lints = false;
+  options.assume_host_order = true;
+  DiagnosticList list;
+  Verdict v;
+  v.accepts = btf::check_btf(blob, nullptr, options, "blob", "", list).errors == 0;
+  v.reason = "accepted";
+  for (const auto& d : list.items()) {
+    if (d.rule && d.rule->id == "BTF-FIELD-021") v.undecidable = true;
+    if (d.severity == Severity::Error && v.reason == "accepted") {
+      std::ostringstream s;
+      write_text(s, d);
+      v.reason = s.str().substr(0, s.str().find('\n'));
+    }
+  }
+  return v;
 }
 
 std::string source_family(const std::string& source) {

@@ -10,6 +10,7 @@
 
 #include "btf/btf.h"
 #include "btf/kernel_profile.h"
+#include "btf/verifier.h"
 
 namespace elfmeta::testing {
 
@@ -29,6 +30,15 @@ struct CorpusSpec {
 };
 
 std::vector<Sample> differential_corpus(const CorpusSpec& spec);
+
+// elfmeta's accept/reject verdict on a blob, as the kernel of `options` would
+// give it (lints off, the blob in host order).
+struct Verdict {
+  bool accepts = false;
+  bool undecidable = false;  // hinges on the kernel's destructor list (BTF-FIELD-021)
+  std::string reason;        // "accepted", or the first error
+};
+Verdict verdict_of(const std::vector<uint8_t>& blob, btf::CheckOptions options);
 
 // The part of a sample's source before its mutation, for per-source counts.
 std::string source_family(const std::string& source);

@@ -19,32 +19,6 @@
 namespace elfmeta::testing {
 namespace {
 
-struct Verdict {
-  bool accepts = false;
-  bool undecidable = false;  // hinges on the kernel's destructor list (BTF-FIELD-021)
-  std::string reason;
-};
-
-// elfmeta's verdict for this machine's kernel, with its vmlinux BTF as context.
-Verdict our_verdict(const std::vector<uint8_t>& blob, const btf::Btf* kernel_btf) {
-  btf::CheckOptions options;
-  options.lints = false;
-  options.assume_host_order = true;
-  options.kernel_btf = kernel_btf;
-  DiagnosticList list;
-  Verdict v;
-  v.accepts = btf::check_btf(blob, nullptr, options, "blob", "", list).errors == 0;
-  v.reason = "accepted";
-  for (const auto& d : list.items()) {
-    if (d.rule && d.rule->id == "BTF-FIELD-021") v.undecidable = true;
-    if (d.severity == Severity::Error && v.reason == "accepted") {
-      std::ostringstream s;
-      write_text(s, d);
-      v.reason = s.str().substr(0, s.str().find('\n'));
-    }
-  }
-  return v;
-}
 
 TEST(KernelDifferential, VerdictsAgreeWithBpfBtfLoad) {
   std::string why;
@@ -69,7 +43,9 @@ TEST(KernelDifferential, VerdictsAgreeWithBpfBtfLoad) {
   const auto dump_dir = std::filesystem::temp_directory_path() / "elfmeta-differential";
   for (size_t i = 0; i < samples.size(); ++i) {
     const Sample& s = samples[i];
-    const Verdict ours = our_verdict(s.blob, kernel.btf.get());
+    btf::CheckOptions options;
+    options.kernel_btf = kernel.btf.get();
+    const Verdict ours = verdict_of(s.blob, options);
     const auto verdict = oracle::kernel_btf_load(s.blob, false);
     ASSERT_TRUE(verdict.available);
     auto& counts = per_source[source_family(s.source)];

@@ -44,6 +44,17 @@ Blob split_base() {
 }
 constexpr uint32_t kSplitBaseTypes = 3, kSplitBaseStrLen = 10;
 
+// A 32-byte header whose kind-layout section (`layout`) sits between the
+// types and the strings, as libbpf 1.8 and pahole write it.
+void with_layout(synth::BtfBlobParts& p, std::vector<uint8_t> layout) {
+  const uint32_t type_len = static_cast<uint32_t>(p.types.size()), layout_len = static_cast<uint32_t>(layout.size());
+  p.gap = std::move(layout);
+  p.hdr_len = 32;
+  p.header_tail.assign(8, 0);
+  std::memcpy(p.header_tail.data(), &type_len, 4);
+  std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+}
+
 // A blob whose one record is changed by `edit` in the trigger only.
 
 // The BPF runtime structs, sized as on 6.18, added on first use.
@@ -720,13 +731,7 @@ std::vector<RuleCase> make_cases() {
                        }, kBpfBtfLoad, nullptr, {"BTF-HDR-017"}).on({7, 1}));  // not the producers' order
   c.push_back(RuleCase("BTF-LAYOUT-007", [](bool twin, const BtfBuilder& ctx) {
                          auto p = BtfBuilder(ctx).parts();
-                         const uint32_t layout_len = twin ? 8 : 6;
-                         const uint32_t type_len = static_cast<uint32_t>(p.types.size());
-                         p.gap.assign(layout_len, 0);
-                         p.hdr_len = 32;
-                         p.header_tail.assign(8, 0);
-                         std::memcpy(p.header_tail.data(), &type_len, 4);
-                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         with_layout(p, std::vector<uint8_t>(twin ? 8 : 6, 0));
                          return p.assemble();
                        }).on({7, 1}));
 
@@ -779,12 +784,7 @@ std::vector<RuleCase> make_cases() {
                        }, kLibbpf, nullptr, {"BTF-HDR-009"}).on_libbpf({1, 1}));
   c.push_back(RuleCase("BTF-LIBBPF-008", [](bool twin, const BtfBuilder& ctx) {
                          auto p = BtfBuilder(ctx).parts();
-                         const uint32_t layout_len = twin ? 8 : 6, type_len = static_cast<uint32_t>(p.types.size());
-                         p.gap.assign(layout_len, 0);
-                         p.hdr_len = 32;
-                         p.header_tail.assign(8, 0);
-                         std::memcpy(p.header_tail.data(), &type_len, 4);
-                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         with_layout(p, std::vector<uint8_t>(twin ? 8 : 6, 0));
                          return p.assemble();
                        }, kLibbpf, nullptr, {"BTF-LAYOUT-007"}).on({7, 1}).on_libbpf({1, 8}));
   c.push_back(RuleCase("BTF-LIBBPF-009", [](bool twin, const BtfBuilder& ctx) {
@@ -808,15 +808,8 @@ std::vector<RuleCase> make_cases() {
                          auto p = b.parts();
                          std::vector<uint8_t> layout(21 * 4, 0);
                          layout[20 * 4] = twin ? 4 : 2;  // info_sz
-                         const uint32_t layout_len = static_cast<uint32_t>(layout.size());
                          p.types.insert(p.types.end(), 4, 0);  // 4 bytes of record data
-                         const uint32_t tl = static_cast<uint32_t>(p.types.size());
-                         p.type_len = tl;
-                         p.gap = layout;
-                         p.hdr_len = 32;
-                         p.header_tail.assign(8, 0);
-                         std::memcpy(p.header_tail.data(), &tl, 4);
-                         std::memcpy(p.header_tail.data() + 4, &layout_len, 4);
+                         with_layout(p, std::move(layout));
                          return p.assemble();
                        }, kLibbpf, nullptr, {"BTF-TYPE-003"}).on({7, 1}).on_libbpf({1, 8}));
   c.push_back(RuleCase("BTF-LIBBPF-013", [](bool twin, const BtfBuilder& ctx) {

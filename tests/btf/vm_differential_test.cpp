@@ -18,59 +18,22 @@
 #include "oracle/kernel_btf_oracle.h"
 #include "oracle/vm_oracle.h"
 #include "tests/btf/differential_corpus.h"
-#include "tests/support/debian_kernels.h"
+#include "tests/support/debian_vm.h"
 
 namespace elfmeta::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Verdict {
-  bool accepts = false;
-  bool undecidable = false;  // hinges on the kernel's destructor list (BTF-FIELD-021)
-  std::string reason;
-};
 
-Verdict our_verdict(const std::vector<uint8_t>& blob, const btf::KernelProfile& kernel, const btf::Btf* kernel_btf) {
-  btf::CheckOptions options;
-  options.lints = false;
-  options.assume_host_order = true;
-  options.kernel = kernel;
-  options.kernel_btf = kernel_btf;
-  DiagnosticList list;
-  Verdict v;
-  v.accepts = btf::check_btf(blob, nullptr, options, "blob", "", list).errors == 0;
-  v.reason = "accepted";
-  for (const auto& d : list.items()) {
-    if (d.rule && d.rule->id == "BTF-FIELD-021") v.undecidable = true;
-    if (d.severity == Severity::Error && v.reason == "accepted") {
-      std::ostringstream s;
-      write_text(s, d);
-      v.reason = s.str().substr(0, s.str().find('\n'));
-    }
-  }
-  return v;
-}
-
-class VmDifferential : public ::testing::TestWithParam<std::string> {};
+using VmDifferential = DebianVmTest;
 
 TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
-  oracle::VmOracle vm(oracle::default_vm_init_path());
-  std::string why;
-  if (!vm.available(&why)) GTEST_SKIP() << why;
-  auto tree = debian_kernel_tree(GetParam(), why);
-  if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-  ASSERT_TRUE(tree) << why;
-
-  auto image = input::open_input(tree->vmlinuz.string());
-  ASSERT_TRUE(image.artifact) << image.error;
-  const btf::KernelChoice kernel = btf::kernel_of(*image.artifact);
-  ASSERT_EQ(kernel.how.rfind("banner", 0), 0u) << kernel.how;
+  const btf::KernelChoice& kernel = kernel_;
   const btf::KernelProfile profile(kernel.release);
-  DiagnosticList ignored;
   btf::CheckOptions vmlinux_options;
   vmlinux_options.kernel = profile;
-  const auto vmlinux = btf::check_artifact_btf(*image.artifact, nullptr, vmlinux_options, ignored);
+  const auto vmlinux = vmlinux_btf(vmlinux_options);
   ASSERT_TRUE(vmlinux.btf.btf);
 
   CorpusSpec spec;
@@ -81,7 +44,7 @@ TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
   ASSERT_GE(samples.size(), 3000u);
   std::vector<std::vector<uint8_t>> blobs;
   for (const auto& s : samples) blobs.push_back(s.blob);
-  const oracle::VmRun run = vm.run(tree->vmlinuz.string(), blobs);
+  const oracle::VmRun run = vm_.run(tree_.vmlinuz.string(), blobs);
   ASSERT_EQ(run.error, "");
 
   std::map<std::string, std::pair<size_t, size_t>> per_source;  // accepted, rejected
@@ -91,7 +54,10 @@ TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
   for (size_t i = 0; i < samples.size(); ++i) {
     const auto& theirs = run.blobs[i];
     ASSERT_TRUE(theirs.answered) << "no verdict for blob " << i;
-    const Verdict ours = our_verdict(samples[i].blob, profile, vmlinux.btf.btf.get());
+    btf::CheckOptions options;
+    options.kernel = profile;
+    options.kernel_btf = vmlinux.btf.btf.get();
+    const Verdict ours = verdict_of(samples[i].blob, options);
     auto& counts = per_source[source_family(samples[i].source)];
     (theirs.accepted ? counts.first : counts.second)++;
     accepted += theirs.accepted;
@@ -126,16 +92,8 @@ TEST_P(VmDifferential, VerdictsAgreeWithTheBootedKernel) {
 // elfmeta reports under that kernel's profile is what the kernel refuses,
 // at the record the kernel names.
 TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
-  oracle::VmOracle vm(oracle::default_vm_init_path());
-  std::string why;
-  if (!vm.available(&why)) GTEST_SKIP() << why;
   if (!fs::exists("/sys/kernel/btf/vmlinux")) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux";
-  auto tree = debian_kernel_tree(GetParam(), why);
-  if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-  ASSERT_TRUE(tree) << why;
-  auto image = input::open_input(tree->vmlinuz.string());
-  ASSERT_TRUE(image.artifact) << image.error;
-  const btf::Release release = btf::kernel_of(*image.artifact).release;
+  const btf::Release release = kernel_.release;
   auto running = input::open_input("/sys/kernel/btf/vmlinux");
   ASSERT_TRUE(running.artifact) << running.error;
   const std::vector<uint8_t> blob(running.artifact->raw.begin(), running.artifact->raw.end());
@@ -144,7 +102,7 @@ TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
   options.kernel = btf::KernelProfile(release);
   DiagnosticList list;
   btf::check_btf(blob, nullptr, options, "vmlinux", "", list);
-  const oracle::VmRun run = vm.run(tree->vmlinuz.string(), {blob});
+  const oracle::VmRun run = vm_.run(tree_.vmlinuz.string(), {blob});
   ASSERT_EQ(run.error, "");
   ASSERT_TRUE(run.blobs[0].answered);
   std::set<uint32_t> error_ids;
@@ -173,8 +131,7 @@ TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12"),
-                         [](const auto& info) { return info.param == "debian-6.1" ? "Linux6_1" : "Linux6_12"; });
+INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12"), debian_vm_name);
 
 }  // namespace
 }  // namespace elfmeta::testing

@@ -20,7 +20,7 @@
 #include "oracle/vm_oracle.h"
 #include "synth/btf_generator.h"
 #include "synth/elf_patch.h"
-#include "tests/support/debian_kernels.h"
+#include "tests/support/debian_vm.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -64,33 +64,23 @@ struct Variant {
   std::vector<uint8_t> ko;
 };
 
-class VmModuleDifferential : public ::testing::TestWithParam<std::string> {};
+using VmModuleDifferential = DebianVmTest;
 
 TEST_P(VmModuleDifferential, MutatedModuleBtfVerdictsAgree) {
-  oracle::VmOracle vm(oracle::default_vm_init_path());
-  std::string why;
-  if (!vm.available(&why)) GTEST_SKIP() << why;
-  auto tree = debian_kernel_tree(GetParam(), why);
-  if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-  ASSERT_TRUE(tree) << why;
-
-  auto image = input::open_input(tree->vmlinuz.string());
-  ASSERT_TRUE(image.artifact) << image.error;
-  const btf::KernelChoice kernel = btf::kernel_of(*image.artifact);
+  const btf::KernelChoice& kernel = kernel_;
   btf::CheckOptions options;
   options.consumer = kModuleLoad;
   options.kernel = btf::KernelProfile(kernel.release);
   options.lints = false;
-  DiagnosticList ignored;
-  const auto vmlinux = btf::check_artifact_btf(*image.artifact, nullptr, options, ignored);
+  const auto vmlinux = vmlinux_btf(options);
   ASSERT_TRUE(vmlinux.btf.btf);
 
   // Boot 1: which candidates load, keep their BTF, and unload again.
-  std::vector<Module> modules = candidates(tree->modules, 160);
+  std::vector<Module> modules = candidates(tree_.modules, 160);
   ASSERT_GE(modules.size(), 40u);
   std::vector<oracle::VmModule> plain;
   for (const auto& m : modules) plain.push_back({m.name, m.bytes});
-  const oracle::VmRun first = vm.run(tree->vmlinuz.string(), {}, plain);
+  const oracle::VmRun first = vm_.run(tree_.vmlinuz.string(), {}, plain);
   ASSERT_EQ(first.error, "");
   std::vector<size_t> usable;
   for (size_t i = 0; i < modules.size(); ++i)
@@ -119,7 +109,7 @@ TEST_P(VmModuleDifferential, MutatedModuleBtfVerdictsAgree) {
   }
   std::vector<oracle::VmModule> loads;
   for (const auto& v : variants) loads.push_back({modules[v.module].name, v.ko});
-  const oracle::VmRun run = vm.run(tree->vmlinuz.string(), {}, loads);
+  const oracle::VmRun run = vm_.run(tree_.vmlinuz.string(), {}, loads);
   ASSERT_EQ(run.error, "");
 
   size_t accepted = 0, compared = 0;
@@ -163,8 +153,7 @@ TEST_P(VmModuleDifferential, MutatedModuleBtfVerdictsAgree) {
   EXPECT_EQ(disagreements.size(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Debian, VmModuleDifferential, ::testing::Values("debian-6.1", "debian-6.12"),
-                         [](const auto& info) { return info.param == "debian-6.1" ? "Linux6_1" : "Linux6_12"; });
+INSTANTIATE_TEST_SUITE_P(Debian, VmModuleDifferential, ::testing::Values("debian-6.1", "debian-6.12"), debian_vm_name);
 
 }  // namespace
 }  // namespace elfmeta::testing

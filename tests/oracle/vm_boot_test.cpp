@@ -10,23 +10,15 @@
 #include "oracle/vm_oracle.h"
 #include "synth/btf_builder.h"
 #include "synth/elf_patch.h"
-#include "tests/support/debian_kernels.h"
+#include "tests/support/debian_vm.h"
 
 namespace elfmeta::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-class VmBoot : public ::testing::TestWithParam<std::string> {
+class VmBoot : public DebianVmTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    if (!vm_.available(&why)) GTEST_SKIP() << why;
-    auto tree = debian_kernel_tree(GetParam(), why);
-    if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-    ASSERT_TRUE(tree) << why;
-    tree_ = *tree;
-  }
   // A module of the package, decompressed and without its signature.
   oracle::VmModule module(const std::string& relative) {
     fs::path path = tree_.modules / "kernel" / relative;
@@ -38,8 +30,6 @@ class VmBoot : public ::testing::TestWithParam<std::string> {
     return {input::modinfo_value(a, "name").value_or("?"),
             oracle::strip_module_signature({a.content.begin(), a.content.end()})};
   }
-  oracle::VmOracle vm_{oracle::default_vm_init_path()};
-  DebianKernelTree tree_;
 };
 
 TEST_P(VmBoot, AnswersForEveryBlobAndModuleInOneBoot) {
@@ -101,8 +91,7 @@ TEST_P(VmBoot, DebianPackageIsAnImage) {
   EXPECT_TRUE(run.blobs[0].answered && run.blobs[0].accepted);
 }
 
-INSTANTIATE_TEST_SUITE_P(Debian, VmBoot, ::testing::Values("debian-6.1", "debian-6.12"),
-                         [](const auto& info) { return info.param == "debian-6.1" ? "Linux6_1" : "Linux6_12"; });
+INSTANTIATE_TEST_SUITE_P(Debian, VmBoot, ::testing::Values("debian-6.1", "debian-6.12"), debian_vm_name);
 
 }  // namespace
 }  // namespace elfmeta::testing

@@ -1,5 +1,8 @@
-// elfmeta oracle: the running kernel's verdict on each blob.
+// elfmeta oracle: a real kernel's verdict on each blob (the running kernel, or one
+// booted under qemu with --vm, which also loads modules).
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "btf/artifact_check.h"
 #include "cli.h"
@@ -10,6 +13,27 @@
 namespace elfmeta::cli {
 
 namespace {
+
+// The input opened, or nullptr after one line on stderr (status 2).
+std::unique_ptr<input::Artifact> open_or_report(const std::string& path, int& status) {
+  auto opened = input::open_input(path);
+  if (!opened.artifact) {
+    std::cerr << "elfmeta: " << opened.error << "\n";
+    status = 2;
+  }
+  return std::move(opened.artifact);
+}
+
+// The BTF an input carries, or nullopt after one line on stderr (status 2).
+std::optional<std::vector<uint8_t>> btf_or_report(const input::Artifact& a, const std::string& path, int& status) {
+  auto where = btf::locate_btf(a);
+  if (!where) {
+    std::cerr << "elfmeta: " << path << ": no BTF to load\n";
+    status = 2;
+    return std::nullopt;
+  }
+  return std::vector<uint8_t>(where->data.begin(), where->data.end());
+}
 
 // What the VM is asked about: the BTF of each input, loaded with
 // BPF_BTF_LOAD, or a kernel module, loaded with finit_module.
@@ -31,13 +55,9 @@ int run_vm_oracle(const std::string& image, const std::vector<std::string>& path
   std::vector<std::vector<uint8_t>> blobs;
   std::vector<oracle::VmModule> modules;
   for (const auto& path : paths) {
-    auto opened = input::open_input(path);
-    if (!opened.artifact) {
-      std::cerr << "elfmeta: " << opened.error << "\n";
-      status = 2;
-      continue;
-    }
-    const input::Artifact& a = *opened.artifact;
+    const auto artifact = open_or_report(path, status);
+    if (!artifact) continue;
+    const input::Artifact& a = *artifact;
     if (a.is_kernel_module()) {
       const auto name = input::modinfo_value(a, "name");
       if (!name) {
@@ -49,14 +69,10 @@ int run_vm_oracle(const std::string& image, const std::vector<std::string>& path
       modules.push_back({*name, oracle::strip_module_signature({a.content.begin(), a.content.end()})});
       continue;
     }
-    auto where = btf::locate_btf(a);
-    if (!where) {
-      std::cerr << "elfmeta: " << path << ": no BTF to load\n";
-      status = 2;
-      continue;
-    }
+    auto blob = btf_or_report(a, path, status);
+    if (!blob) continue;
     questions.push_back({path, false, blobs.size()});
-    blobs.emplace_back(where->data.begin(), where->data.end());
+    blobs.push_back(std::move(*blob));
   }
   const oracle::VmRun run = vm.run(image, blobs, modules);
   for (const VmQuestion& q : questions) {
@@ -107,19 +123,11 @@ int run_oracle(Args args) {
   }
   int status = 0;
   for (const auto& path : paths) {
-    auto opened = input::open_input(path);
-    if (!opened.artifact) {
-      std::cerr << "elfmeta: " << opened.error << "\n";
-      status = 2;
-      continue;
-    }
-    auto where = btf::locate_btf(*opened.artifact);
-    if (!where) {
-      std::cerr << "elfmeta: " << path << ": no BTF to load\n";
-      status = 2;
-      continue;
-    }
-    const auto v = oracle::kernel_btf_load(where->data);
+    const auto artifact = open_or_report(path, status);
+    if (!artifact) continue;
+    const auto blob = btf_or_report(*artifact, path, status);
+    if (!blob) continue;
+    const auto v = oracle::kernel_btf_load(*blob);
     std::cout << path << ": " << (v.accepted ? "accepted" : "rejected");
     if (!v.accepted) std::cout << " errno=" << oracle::errno_name(v.error) << " reason: " << v.reason;
     std::cout << "\n";
