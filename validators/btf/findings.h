@@ -75,7 +75,7 @@ class Findings {
            !ctx_.kernel.lacks_check(rule);
   }
 
-  const CheckContext& ctx_;
+  const CheckContext ctx_;  // a copy: callers often pass a temporary
   DiagnosticSink& sink_;
   const Btf* btf_ = nullptr;
   size_t errors_ = 0;
