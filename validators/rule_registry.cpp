@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "btf/btf_rules.h"
+#include "orc/orc_rules.h"
 #include "core/rule.h"
 
 namespace elfmeta {
@@ -11,7 +12,7 @@ namespace elfmeta {
 std::span<const Rule* const> all_rules() {
   static const std::vector<const Rule*> rules = [] {
     std::vector<const Rule*> v;
-    for (auto table : {btf::rules::table()}) v.insert(v.end(), table.begin(), table.end());
+    for (auto table : {btf::rules::table(), orc::rules::table()}) v.insert(v.end(), table.begin(), table.end());
     return v;
   }();
   return rules;

@@ -15,11 +15,17 @@
 #include "core/report.h"
 #include "input/artifact.h"
 #include "input/kernel_release.h"
+#include "input/symbols.h"
+#include "orc/verifier.h"
 
 namespace elfmeta::cli {
 namespace {
 
 struct CheckSettings {
+  bool btf_on = true, orc_on = true;
+  // Symbols of kernel images: "auto" (the image's symtab, else its kallsyms
+  // tables), "none", or a /proc/kallsyms or System.map file.
+  std::string kallsyms = "auto";
   btf::CheckOptions btf;
   // --kernel: one release for every input; unset: each input's own.
   std::optional<btf::KernelChoice> kernel;
@@ -118,16 +124,24 @@ CheckSettings parse_settings(Args& args) {
   std::string v;
   while (!args.done()) {
     if (args.option("--only", v)) {
+      s.btf_on = s.orc_on = false;
       size_t pos = 0;
       while (pos <= v.size()) {
         const size_t comma = v.find(',', pos);
         const std::string part = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (part == "orc" || part == "sframe")
+        if (part == "sframe")
           throw UsageError("--only " + part + ": the " + part + " verifier is not part of this build yet");
-        if (part != "btf") throw UsageError("--only takes btf, orc or sframe, not '" + part + "'");
+        if (part == "btf")
+          s.btf_on = true;
+        else if (part == "orc")
+          s.orc_on = true;
+        else
+          throw UsageError("--only takes btf, orc or sframe, not '" + part + "'");
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
+    } else if (args.option("--kallsyms", v)) {
+      s.kallsyms = v;
     } else if (args.peek() == "--kernel" || args.peek().starts_with("--kernel=")) {
       s.kernel = parse_kernel(args);
     } else if (args.option("--consumer", v)) {
@@ -187,6 +201,31 @@ std::string kernels_used(const std::vector<InputResult>& results) {
   return out.empty() ? "none" : out;
 }
 
+// ORC with the symbols --kallsyms asks for (for kernel images).
+void check_orc_of(const input::Artifact& a, const CheckSettings& s, const btf::KernelChoice& kernel,
+                  DiagnosticList& list) {
+  orc::OrcOptions options;
+  if (kernel.how == "--kernel") options.kernel = kernel.release;
+  std::optional<input::SymbolIndex> symbols;
+  if (a.is_vmlinux() && s.kallsyms != "none") {
+    std::string why;
+    if (s.kallsyms == "auto") {
+      symbols = input::symbols_from_symtab(a);
+      if (!symbols) symbols = input::symbols_from_image_kallsyms(a, why);
+    } else {
+      symbols = input::symbols_from_kallsyms_file(s.kallsyms, why);
+    }
+    if (!symbols && a.section(".orc_unwind")) {
+      Diagnostic d;
+      d.location.artifact = a.name;
+      d.message = "no symbols (" + why + "): ORC symbol checks skipped";
+      list.report(std::move(d));
+    }
+  }
+  options.symbols = symbols ? &*symbols : nullptr;
+  orc::check_orc(a, options, list);
+}
+
 template <typename Fn>
 void parallel_for(size_t n, unsigned jobs, Fn fn) {
   std::atomic<size_t> next{0};
@@ -230,7 +269,8 @@ int run_check(Args args) {
     btf::CheckOptions options = s.btf;
     options.kernel = btf::KernelProfile(r.kernel.release);
     DiagnosticList list;
-    r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
+    if (s.btf_on) r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
+    if (s.orc_on) check_orc_of(*r.artifact, s, r.kernel, list);
     r.diagnostics = std::move(list.items());
   };
   std::vector<size_t> images, others;

@@ -12,15 +12,13 @@
 #include <string>
 #include <string_view>
 
+#include "core/release.h"
 #include "core/rule.h"
 
 namespace elfmeta::btf {
 
-struct Release {
-  uint16_t major = 0, minor = 0;
-  auto operator<=>(const Release&) const = default;
-  std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
-};
+using elfmeta::Release;
+using elfmeta::parse_release;
 
 // A profile X.Y stands for the newest stable release of that series (what
 // distributions ship), so backports count.
@@ -29,9 +27,6 @@ inline constexpr Release kOldestRelease{4, 18}, kNewestRelease{7, 1};
 // The default when no kernel is named and none can be read: the release the
 // default rules were proven on (BPF_BTF_LOAD on the machines elfmeta runs on).
 inline constexpr Release kDefaultRelease{6, 18};
-
-// "6.1", "6.12.117+deb12-cloud-amd64", "7.1-rc2": major.minor at the start.
-std::optional<Release> parse_release(std::string_view text);
 
 // A behaviour of the kernel's BTF verifier that exists from `since` on (and,
 // for a behaviour that was later removed again, until `until`).

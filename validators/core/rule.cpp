@@ -22,6 +22,8 @@ std::string_view consumer_name(Consumer c) {
       return "module-load";
     case kLibbpf:
       return "libbpf";
+    case kUnwinder:
+      return "unwinder";
     default:
       return "none";
   }

@@ -20,6 +20,7 @@ enum Consumer : uint32_t {
   kBpfBtfLoad = 1u << 0,   // bpf(BPF_BTF_LOAD): the full kernel verifier
   kModuleLoad = 1u << 1,   // kernel parse of vmlinux/module BTF (no resolve pass)
   kLibbpf = 1u << 2,       // libbpf's btf__new (its own, lighter checks)
+  kUnwinder = 1u << 3,     // the kernel's ORC unwinder, module loader and sorttable
 };
 
 std::string_view consumer_name(Consumer c);

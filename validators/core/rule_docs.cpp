@@ -5,8 +5,8 @@ namespace elfmeta {
 std::string enforcement_text(const Rule& rule) {
   if (rule.severity != Severity::Error) return "nobody (a lint: the kernel accepts it)";
   std::string s;
-  if (rule.enforced_by & kBpfBtfLoad) s += "bpf-load";
-  if (rule.enforced_by & kModuleLoad) s += std::string(s.empty() ? "" : ", ") + "module-load";
+  for (const Consumer c : {kBpfBtfLoad, kModuleLoad, kLibbpf, kUnwinder})
+    if (rule.enforced_by & c) s += std::string(s.empty() ? "" : ", ") + std::string(consumer_name(c));
   return s;
 }
 
@@ -19,9 +19,15 @@ std::string rule_doc_page(const Rule& r) {
   if (!r.kernel_log.empty()) s += "| Kernel log | `" + std::string(r.kernel_log) + "` |\n";
   s += "\n";
   if (!r.explanation.empty()) s += std::string(r.explanation) + "\n\n";
-  s += "Consumers: `bpf-load` is `bpf(BPF_BTF_LOAD)`, the full kernel verifier; `module-load` is the "
-       "kernel's parse of vmlinux and module BTF, which skips the reference pass. A finding of a rule the "
-       "selected consumer does not enforce is reported as a warning.\n\n";
+  if (r.id.starts_with("BTF-"))
+    s += "Consumers: `bpf-load` is `bpf(BPF_BTF_LOAD)`, the full kernel verifier; `module-load` is the "
+         "kernel's parse of vmlinux and module BTF, which skips the reference pass; `libbpf` is libbpf's "
+         "`btf__new` (`--libbpf X.Y`). A finding of a rule the selected consumer does not enforce is "
+         "reported as a warning.\n\n";
+  else if (r.id.starts_with("ORC-"))
+    s += "Consumer: `unwinder` is the kernel's ORC unwinder with the code that prepares its tables (the "
+         "module loader, `scripts/sorttable`); an error means stack traces through that code are wrong or "
+         "lost.\n\n";
   s += "Generated from the rule table by `elfmeta rules --docs`.\n";
   return s;
 }

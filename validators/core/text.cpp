@@ -31,4 +31,15 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+std::string hex_bytes(std::span<const uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < bytes.size() && i < 64; ++i) {
+    out += kDigits[bytes[i] >> 4];
+    out += kDigits[bytes[i] & 15];
+  }
+  if (bytes.size() > 64) out += "...";
+  return out;
+}
+
 }  // namespace elfmeta

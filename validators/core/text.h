@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -12,5 +13,7 @@ namespace elfmeta {
 std::string printable(std::string_view s, size_t max_len = 80);
 
 std::string hex(uint64_t v);
+// "fe5d32bf..." for a byte string (at most 64 bytes shown).
+std::string hex_bytes(std::span<const uint8_t> bytes);
 
 }  // namespace elfmeta

@@ -133,10 +133,16 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     Section s;
     const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name);
     s.name = name ? name : "";
+    s.index = static_cast<uint32_t>(elf_ndxscn(scn));
     s.type = sh.sh_type;
     s.flags = sh.sh_flags;
     s.addr = sh.sh_addr;
     s.file_offset = sh.sh_offset;
+    s.size = sh.sh_size;
+    s.link = sh.sh_link;
+    s.info = sh.sh_info;
+    s.addralign = sh.sh_addralign;
+    s.entsize = sh.sh_entsize;
     if (sh.sh_type != SHT_NOBITS) {
       if (sh.sh_flags & SHF_COMPRESSED) elf_compress(scn, 0, 0);
       if (Elf_Data* d = (sh.sh_flags & SHF_COMPRESSED) ? elf_getdata(scn, nullptr) : elf_rawdata(scn, nullptr);
@@ -187,6 +193,12 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
 const Section* Artifact::section(std::string_view n) const {
   for (const auto& s : sections)
     if (s.name == n) return &s;
+  return nullptr;
+}
+
+const Section* Artifact::section_at(uint32_t index) const {
+  for (const auto& s : sections)
+    if (s.index == index) return &s;
   return nullptr;
 }
 

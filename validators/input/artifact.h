@@ -18,10 +18,14 @@ enum class ArtifactKind { RawBtf, Elf };
 
 struct Section {
   std::string name;
+  uint32_t index = 0;  // ELF section header index
   uint32_t type = 0;
   uint64_t flags = 0;
   uint64_t addr = 0;
   uint64_t file_offset = 0;
+  uint64_t size = 0;  // sh_size (also for SHT_NOBITS)
+  uint32_t link = 0, info = 0;
+  uint64_t addralign = 0, entsize = 0;
   std::span<const uint8_t> data;  // empty for SHT_NOBITS
 };
 
@@ -47,6 +51,7 @@ struct Artifact {
   std::optional<std::string> implied_btf_base;
 
   const Section* section(std::string_view name) const;
+  const Section* section_at(uint32_t index) const;  // by ELF index
   bool is_kernel_module() const;  // a .ko: has .gnu.linkonce.this_module or .modinfo
   bool is_vmlinux() const;        // an executable kernel image: has __ksymtab or .BTF and no module info
 

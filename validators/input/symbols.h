@@ -1,0 +1,87 @@
+// Symbol indexes shared by every format's cross-checks (ORC coverage,
+// SFrame, BTF names): from an ELF .symtab, from /proc/kallsyms or a
+// System.map, or decoded from the compressed kallsyms tables inside a
+// stripped kernel image (Debian ships placeholder System.map files).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "input/artifact.h"
+
+namespace elfmeta::input {
+
+struct Symbol {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;        // 0 when the source does not say (kallsyms)
+  char type = '?';          // nm/kallsyms letter: T t D d R r B b A W V ...
+  uint32_t section = 0;     // ELF section index when known (symtab), else 0
+  bool function() const { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
+};
+
+class SymbolIndex {
+ public:
+  std::string origin;  // "symtab", "kallsyms in the image", "/proc/kallsyms", a System.map path
+
+  void add(Symbol s) { symbols_.push_back(std::move(s)); }
+  // Sorts by address (stable) and builds the name lookup; call once after adding.
+  void finish();
+  const std::vector<Symbol>& symbols() const { return symbols_; }
+  // The first symbol of that name, or null.
+  const Symbol* find(std::string_view name) const;
+  size_t size() const { return symbols_.size(); }
+
+ private:
+  std::vector<Symbol> symbols_;
+  std::vector<uint32_t> by_name_;  // indexes into symbols_, sorted by name
+};
+
+// The ELF .symtab of an artifact (defined symbols only; section symbols and
+// file symbols left out), with nm's letters: by section (T text, D data,
+// R read-only, B NOBITS, N non-alloc; lower case when local), A absolute,
+// C common, W/V weak, i IFUNC, u unique; addresses are st_value. nullopt when
+// it has none or its string table is missing.
+std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a);
+
+// A "/proc/kallsyms"-style text ("ADDRESS TYPE NAME [module]" per line), as
+// /proc/kallsyms and System.map are. Malformed lines are skipped; so are the
+// symbols of modules (lines ending in "\t[module]"): the index describes the
+// kernel image, as the other sources do. nullopt with `error` set when the
+// file cannot be read or holds no symbols, and when every address is 0
+// (kptr_restrict hides them from readers without CAP_SYSLOG); Debian's
+// 83-byte System.map placeholder is recognised and named as such.
+std::optional<SymbolIndex> symbols_from_kallsyms_file(const std::string& path, std::string& error);
+std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std::string origin, std::string& error);
+
+// The kallsyms tables compiled into a vmlinux (kallsyms_names,
+// kallsyms_token_table/_index, kallsyms_markers, kallsyms_offsets with
+// kallsyms_relative_base, kallsyms_num_syms), found by content in its
+// read-only data, in the pre-6.4 and the 6.4+ table orders. nullopt with
+// `why` set when they cannot be found or decoded consistently.
+std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& vmlinux, std::string& why);
+
+namespace detail {
+
+// Where symbols_from_image_kallsyms found the tables, for tests and
+// diagnostics. Positions are byte offsets into .rodata.
+struct ImageKallsyms {
+  bool order_6_4 = false;           // 6.4+ order: offsets and relative_base after the token index
+  bool seqs_before_tokens = false;  // kallsyms_seqs_of_names between the markers and the token table
+  bool absolute_percpu = false;     // CONFIG_KALLSYMS_ABSOLUTE_PERCPU: offsets >= 0 are absolute
+  uint32_t num_syms = 0;
+  uint32_t marker_width = 4;  // bytes per kallsyms_markers entry
+  uint64_t relative_base = 0;
+  uint64_t num_syms_at = 0, names_at = 0, markers_at = 0, token_table_at = 0, token_index_at = 0, offsets_at = 0,
+           relative_base_at = 0;
+  std::vector<std::string> anchors;  // the symbols whose decoded address matched a section's ("_stext", ...)
+};
+
+std::optional<ImageKallsyms> locate_image_kallsyms(const Artifact& vmlinux, std::string& why);
+
+}  // namespace detail
+
+}  // namespace elfmeta::input

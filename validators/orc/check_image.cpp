@@ -1,0 +1,176 @@
+// Linked images (vmlinux): where the entries point, their order, the
+// boundary symbols, and the fast lookup table the kernel builds at boot.
+#include <elf.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/text.h"
+#include "orc/orc_checks.h"
+#include "orc/orc_rules.h"
+
+namespace elfmeta::orc {
+namespace {
+
+constexpr Release kBuildTimeSort{5, 6};
+
+struct TextRange {
+  uint64_t start = 0, end = 0;  // _stext, _etext
+  std::string how;
+};
+
+std::optional<uint64_t> symbol(const input::SymbolIndex* symbols, std::string_view name) {
+  if (!symbols) return std::nullopt;
+  const input::Symbol* s = symbols->find(name);
+  return s ? std::optional<uint64_t>(s->address) : std::nullopt;
+}
+
+// The lookup range: _stext to _etext, or the .text section without symbols.
+std::optional<TextRange> text_range(const OrcTable& t, const input::SymbolIndex* symbols) {
+  const auto stext = symbol(symbols, "_stext"), etext = symbol(symbols, "_etext");
+  if (stext && etext && *etext >= *stext) return TextRange{*stext, *etext, "_stext.._etext"};
+  if (const input::Section* text = t.artifact->section(".text"))
+    return TextRange{text->addr, text->addr + text->size, ".text"};
+  return std::nullopt;
+}
+
+void check_sites(const OrcTable& t, OrcFindings& f) {
+  for (size_t i = 0; i < t.size(); ++i)
+    if (!t.sites[i].resolved)
+      f.at_entry(rules::COV_001, i, "address " + hex(t.sites[i].address) + " is not in a code section");
+}
+
+void check_order(const OrcTable& t, OrcFindings& f) {
+  // Tables were sorted at boot before 5.6.
+  const bool sorted_on_disk = !t.release || *t.release >= kBuildTimeSort;
+  for (size_t i = 1; i < t.size(); ++i) {
+    const uint64_t prev = t.sites[i - 1].address, cur = t.sites[i].address;
+    if (cur < prev) {
+      if (sorted_on_disk)
+        f.at_entry(rules::SORT_001, i, "address " + hex(cur) + " after entry " + std::to_string(i - 1) + " at " + hex(prev));
+      continue;
+    }
+    if (cur != prev) continue;
+    const bool weak_prev = is_weak(t.entries[i - 1], t.layout), weak_cur = is_weak(t.entries[i], t.layout);
+    if (weak_cur && !weak_prev)
+      f.at_entry(rules::SORT_002, i, "a terminator after entry " + std::to_string(i - 1) + " (" +
+                                         describe(t.entries[i - 1], t.layout) + ") at the same address " + hex(cur));
+    else if (!weak_cur && !weak_prev)
+      f.at_entry(rules::SORT_003, i, "entry " + std::to_string(i - 1) + " is also a real entry at " + hex(cur));
+  }
+}
+
+void check_boundary_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f) {
+  for (const input::Section* s : {t.ip, t.unwind, t.header}) {
+    if (!s) continue;
+    const std::string base = s->name.substr(1);  // "orc_unwind_ip"
+    for (const auto& [name, expected] : {std::pair{"__start_" + base, s->addr}, std::pair{"__stop_" + base, s->addr + s->size}}) {
+      const auto value = symbol(&symbols, name);
+      if (value && *value != expected)
+        f.at_section(rules::SEC_009, s->name, std::nullopt,
+                     name + " is " + hex(*value) + ", the section says " + hex(expected));
+    }
+  }
+}
+
+// Word i: the last entry at or below start + 256*i; the last word: at or
+// below the end of the range. Entries must be sorted for this to mean much.
+std::vector<uint32_t> compute_lookup(const OrcTable& t, const TextRange& r, size_t words) {
+  std::vector<uint32_t> lookup(words, 0);
+  size_t k = 0;
+  for (size_t i = 0; i < words; ++i) {
+    const uint64_t ip = i + 1 == words ? r.end : r.start + uint64_t(i) * kLookupBlockSize;
+    while (k + 1 < t.size() && t.sites[k + 1].address <= ip) ++k;
+    lookup[i] = static_cast<uint32_t>(k);
+  }
+  return lookup;
+}
+
+// The kernel's search: the rightmost entry at or below `ip` among
+// entries [first, first + n).
+size_t find_in(const OrcTable& t, size_t first, size_t n, uint64_t ip) {
+  size_t lo = first, found = first;
+  size_t hi = first + n;  // exclusive
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (t.sites[mid].address <= ip) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return found;
+}
+
+void check_lookup(const OrcTable& t, const input::SymbolIndex* symbols, OrcFindings& f) {
+  const auto range = text_range(t, symbols);
+  if (!range) {
+    f.note("no _stext/_etext and no .text: the lookup table is not checked");
+    return;
+  }
+  if (t.size() && t.sites[0].address > range->start)
+    f.at_entry(rules::COV_005, 0, "first entry at " + hex(t.sites[0].address) + ", after the start of the text at " +
+                                      hex(range->start) + " (" + range->how + ")");
+  const uint64_t expected_words = (range->end - range->start + kLookupBlockSize - 1) / kLookupBlockSize + 1;
+  if (!t.lookup) {
+    if (t.artifact->is_vmlinux()) f.at_section(rules::SEC_010, ".orc_lookup", std::nullopt, "missing");
+    return;
+  }
+  if (t.lookup->size != expected_words * 4)
+    f.at_section(rules::SEC_010, ".orc_lookup", std::nullopt,
+                 std::to_string(t.lookup->size) + " bytes; " + range->how + " (" + hex(range->end - range->start) +
+                     " bytes of text) needs " + std::to_string(expected_words * 4));
+  const auto start_sym = symbol(symbols, "orc_lookup"), end_sym = symbol(symbols, "orc_lookup_end");
+  if (start_sym && end_sym && *end_sym - *start_sym != t.lookup->size)
+    f.at_section(rules::SEC_010, ".orc_lookup", std::nullopt,
+                 "orc_lookup_end - orc_lookup is " + std::to_string(*end_sym - *start_sym) + " bytes, the section " +
+                     std::to_string(t.lookup->size));
+  const size_t words = static_cast<size_t>(std::min<uint64_t>(t.lookup->size, expected_words * 4) / 4);
+  if (words < 2 || t.size() == 0) return;
+  std::vector<uint32_t> lookup = compute_lookup(t, *range, words);
+  // A file image has the table zeroed (the kernel fills it at boot); a
+  // memory image has it filled, and then it must be the table computed.
+  const auto& stored_bytes = t.lookup->data;
+  const bool filled = t.lookup->type != SHT_NOBITS && stored_bytes.size() >= words * 4 &&
+                      std::any_of(stored_bytes.begin(), stored_bytes.end(), [](uint8_t b) { return b != 0; });
+  if (filled) {
+    std::vector<uint32_t> stored(words);
+    std::memcpy(stored.data(), stored_bytes.data(), words * 4);
+    for (size_t i = 0; i < words; ++i) {
+      if (stored[i] >= t.size() || (i && stored[i] < stored[i - 1]))
+        f.at_section(rules::LOOKUP_002, ".orc_lookup", uint64_t(i) * 4,
+                     "word " + std::to_string(i) + " is " + std::to_string(stored[i]));
+      else if (stored[i] != lookup[i])
+        f.at_section(rules::LOOKUP_001, ".orc_lookup", uint64_t(i) * 4,
+                     "word " + std::to_string(i) + " is " + std::to_string(stored[i]) + ", the table gives " +
+                         std::to_string(lookup[i]));
+    }
+    lookup = std::move(stored);
+  }
+  // Every entry in the range must be what the kernel's lookup of its own
+  // address finds (an entry at the same address, the last of them).
+  for (size_t i = 0; i < t.size(); ++i) {
+    const uint64_t ip = t.sites[i].address;
+    if (ip < range->start || ip >= range->end) continue;
+    const size_t block = static_cast<size_t>((ip - range->start) / kLookupBlockSize);
+    if (block + 1 >= words) continue;
+    const size_t first = lookup[block], stop = size_t(lookup[block + 1]) + 1;
+    if (first >= t.size() || stop > t.size() || stop <= first) continue;  // LOOKUP-002
+    const size_t found = find_in(t, first, stop - first, ip);
+    if (t.sites[found].address != ip)
+      f.at_entry(rules::LOOKUP_003, i, "a lookup of " + hex(ip) + " finds entry " + std::to_string(found) + " at " +
+                                           hex(t.sites[found].address));
+  }
+}
+
+}  // namespace
+
+void check_image(const OrcTable& t, const input::SymbolIndex* symbols, OrcFindings& f) {
+  check_sites(t, f);
+  check_order(t, f);
+  if (symbols) check_boundary_symbols(t, *symbols, f);
+  if (t.artifact->is_vmlinux() || t.lookup) check_lookup(t, symbols, f);
+}
+
+}  // namespace elfmeta::orc

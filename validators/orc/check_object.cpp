@@ -1,0 +1,41 @@
+// Objects and modules (relocatable): what objtool writes per code section.
+#include <map>
+
+#include "core/text.h"
+#include "orc/orc_checks.h"
+#include "orc/orc_rules.h"
+
+namespace elfmeta::orc {
+
+void check_object(const OrcTable& t, OrcFindings& f) {
+  struct PerSection {
+    size_t entries = 0;
+    bool terminated = false;
+    size_t last = 0;  // the last entry seen, for repeats
+  };
+  std::map<uint32_t, PerSection> sections;
+  // Repeated state is merged by objtool within one run; a module is several
+  // runs linked together, where repeats at object boundaries are normal.
+  const bool one_objtool_run = !t.artifact->is_kernel_module();
+  for (size_t i = 0; i < t.size(); ++i) {
+    const Site& s = t.sites[i];
+    if (!s.resolved) continue;
+    const input::Section* code = t.code_section(s.section);
+    if (!code) continue;
+    PerSection& p = sections[s.section];
+    if (s.address == code->size && is_weak(t.entries[i], t.layout)) p.terminated = true;
+    if (one_objtool_run && p.entries && t.sites[p.last].section == s.section && t.entries[p.last].bytes == t.entries[i].bytes &&
+        !is_weak(t.entries[i], t.layout))
+      f.at_entry(rules::COV_004, i, "same state as entry " + std::to_string(p.last) + " (" + describe(t.entries[i], t.layout) + ")");
+    ++p.entries;
+    p.last = i;
+  }
+  for (const auto& [index, p] : sections)
+    if (!p.terminated) {
+      const input::Section* code = t.code_section(index);
+      f.at_section(rules::COV_002, code->name, code->size,
+                   std::to_string(p.entries) + " entries and no terminator at the section's end (" + hex(code->size) + ")");
+    }
+}
+
+}  // namespace elfmeta::orc

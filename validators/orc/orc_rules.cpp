@@ -1,0 +1,166 @@
+#include "orc/orc_rules.h"
+
+namespace elfmeta::orc::rules {
+namespace {
+constexpr uint32_t kUnw = kUnwinder;
+constexpr uint32_t kLint = kNoConsumer;
+}  // namespace
+
+// ---------------------------------------------------------------- sections
+const Rule SEC_001{"ORC-SEC-001", Severity::Error, kUnw, ".orc_unwind without .orc_unwind_ip, or the reverse",
+                   "The module loader registers ORC only when it finds both tables, and sorttable refuses a "
+                   "vmlinux with one of them.",
+                   "Linux 4.14", ""};
+const Rule SEC_002{"ORC-SEC-002", Severity::Error, kUnw, "ORC table sizes do not match",
+                   ".orc_unwind_ip holds 4-byte slots and .orc_unwind 6-byte entries, one of each per "
+                   "address; a vmlinux needs at least one. The kernel disables the unwinder for a bad "
+                   "vmlinux table and warns for a module.",
+                   "Linux 4.14", "Bad or missing .orc_unwind table"};
+const Rule SEC_003{"ORC-SEC-003", Severity::Warning, kLint, "ORC section with unexpected type or flags",
+                   "objtool writes both tables as SHT_PROGBITS, SHF_ALLOC only, with entry sizes 4 and 6 (or "
+                   "0 after linking).",
+                   "", ""};
+const Rule SEC_004{"ORC-SEC-004", Severity::Error, kUnw, ".orc_unwind_ip relocations missing or malformed",
+                   "In a relocatable object every 4-byte slot of .orc_unwind_ip needs exactly one relocation "
+                   "(a slot without one decodes to its own address); .orc_unwind is never relocated.",
+                   "Linux 4.14", ""};
+const Rule SEC_005{"ORC-SEC-005", Severity::Error, kUnw, ".orc_unwind_ip relocation is not R_X86_64_PC32",
+                   "The slots are self-relative s32 values; other relocation types store wrong values.",
+                   "Linux 4.14", ""};
+const Rule SEC_006{"ORC-SEC-006", Severity::Error, kUnw, ".orc_unwind_ip relocation does not point into code",
+                   "Symbol plus addend must land in an executable section, at most at its end (a "
+                   "terminator).",
+                   "Linux 4.14", ""};
+const Rule SEC_007{"ORC-SEC-007", Severity::Warning, kLint, "relocated .orc_unwind_ip slot is not zero",
+                   "RELA relocations carry the addend; a non-zero slot suggests a REL-style producer or a "
+                   "relocation applied twice.",
+                   "", ""};
+const Rule SEC_008{"ORC-SEC-008", Severity::Error, kUnw, ".orc_header malformed or of an unknown layout",
+                   ".orc_header (Linux 6.4+) is the 20-byte SHA-1 fingerprint of the ORC entry layout; "
+                   "debuggers such as drgn refuse tables they cannot identify. The kernel does not read it.",
+                   "Linux 6.4", ""};
+const Rule SEC_009{"ORC-SEC-009", Severity::Error, kUnw, "ORC boundary symbols disagree with the sections",
+                   "The kernel uses __start/__stop_orc_unwind(_ip) and sorttable the section headers; padding "
+                   "inside an output section makes them disagree and sorttable sorts garbage.",
+                   "Linux 5.6", ""};
+const Rule SEC_010{"ORC-SEC-010", Severity::Error, kUnw, ".orc_lookup has the wrong size",
+                   "The linker script reserves one 32-bit word per 256 bytes of text between _stext and "
+                   "_etext, plus one; unwind_init() fills it at boot.",
+                   "Linux 4.14", ""};
+const Rule SEC_011{"ORC-SEC-011", Severity::Warning, kLint, "ORC table address not aligned",
+                   "The linker script aligns .orc_unwind_ip to 4 and .orc_unwind to 2.", "", ""};
+
+// ---------------------------------------------------------------- entries
+const Rule ENT_001{"ORC-ENT-001", Severity::Error, kUnw, "reserved bits of an ORC entry are set",
+                   "Bits 11-15 (v1) or 12-15 (v2) of the flags word are unused; set bits usually mean the "
+                   "table is decoded with the wrong layout.",
+                   "Linux 4.14", ""};
+const Rule ENT_002{"ORC-ENT-002", Severity::Error, kUnw, "ORC entry with a register the unwinder cannot use",
+                   "The CFA base (sp_reg) must be one the unwinder computes from (sp, bp, sp/bp indirect, "
+                   "r10, r13, di, dx), except for entries without information; bp_reg must be undefined, "
+                   "prevsp or bp.",
+                   "Linux 4.14", "unknown SP base reg / unknown BP base reg"};
+const Rule ENT_003{"ORC-ENT-003", Severity::Error, kUnw, "ORC entry of an undefined type",
+                   "v1 defines types 0-2, v2 types 0-4; the unwinder stops with an error on others.",
+                   "Linux 4.14", ""};
+const Rule ENT_004{"ORC-ENT-004", Severity::Warning, kLint, "undefined or end-of-stack entry with a payload",
+                   "objtool clears these entries; registers or offsets in them are never read and suggest a "
+                   "producer bug.",
+                   "", ""};
+const Rule ENT_005{"ORC-ENT-005", Severity::Warning, kLint, "v1 entry without information that is not clean",
+                   "In the v1 layout sp_reg undefined marks a terminator (end 0) or the end of the stack "
+                   "(end 1); objtool writes nothing else in such entries, and end only in them.",
+                   "", ""};
+const Rule ENT_006{"ORC-ENT-006", Severity::Warning, kLint, "call frame with an implausible SP offset",
+                   "A call frame based on SP has the return address at least 8 bytes up, in whole words. Only "
+                   "hand-written assembly deviates.",
+                   "", ""};
+const Rule ENT_007{"ORC-ENT-007", Severity::Warning, kLint, "saved RBP outside the frame",
+                   "With bp_reg prevsp the caller's RBP is saved below the CFA (negative, whole words) and "
+                   "inside the frame; with bp_reg undefined bp_offset is 0.",
+                   "", ""};
+const Rule ENT_009{"ORC-ENT-009", Severity::Warning, kLint, "signal bit on an entry that is not a register frame",
+                   "The v2 signal bit marks interrupt/exception frames (regs, regs_partial).", "", ""};
+const Rule ENT_010{"ORC-ENT-010", Severity::Warning, kLint, "register frame with an unusual base",
+                   "regs and regs_partial frames are found from SP (DX in the NMI entry) and leave RBP to the "
+                   "saved registers.",
+                   "", ""};
+
+// ---------------------------------------------------------------- order
+const Rule SORT_001{"ORC-SORT-001", Severity::Error, kUnw, "ORC table of a linked image not sorted by address",
+                    "Since Linux 5.6 sorttable sorts vmlinux tables at build time and the kernel no longer "
+                    "sorts them at boot; its binary search then misses entries.",
+                    "Linux 5.6", ""};
+const Rule SORT_002{"ORC-SORT-002", Severity::Error, kUnw, "terminator after a real entry at the same address",
+                    "The lookup returns the last entry of an address, so a weak entry placed after a real "
+                    "one hides it and unwinding there stops with an error.",
+                    "Linux 4.14", ""};
+const Rule SORT_003{"ORC-SORT-003", Severity::Warning, kLint, "two real entries at one address",
+                    "Their order, and so the answer of a lookup, is arbitrary.", "", ""};
+
+// ---------------------------------------------------------------- coverage
+const Rule COV_001{"ORC-COV-001", Severity::Error, kUnw, "ORC entry outside the code",
+                   "Every entry's address must lie in an executable section, or exactly at its end. Often "
+                   "a slot moved without re-biasing its self-relative value.",
+                   "Linux 4.14", ""};
+const Rule COV_002{"ORC-COV-002", Severity::Warning, kLint, "code section without its end terminator",
+                   "objtool ends the entries of every code section with a terminator at the section's end, "
+                   "so that the code after it in the linked image is not unwound with the last state.",
+                   "", ""};
+const Rule COV_004{"ORC-COV-004", Severity::Warning, kLint, "consecutive identical entries in one objtool output",
+                   "objtool merges runs of identical state; repeats in one object suggest a producer bug.", "",
+                   ""};
+const Rule COV_005{"ORC-COV-005", Severity::Error, kUnw, "first ORC entry after the start of the text",
+                   "The lookup starts from the first entry, so an address before it silently gets that "
+                   "entry instead of none.",
+                   "Linux 4.14", ""};
+
+// ---------------------------------------------------------------- lookup table
+const Rule LOOKUP_001{"ORC-LOOKUP-001", Severity::Error, kUnw, ".orc_lookup contents differ from the table",
+                      "Word i is the index of the last entry at or below _stext + 256*i; a memory image with "
+                      "other values makes lookups wrong.",
+                      "Linux 4.14", "Corrupt .orc_unwind table"};
+const Rule LOOKUP_002{"ORC-LOOKUP-002", Severity::Error, kUnw, ".orc_lookup not increasing or out of range",
+                      "", "Linux 4.14", "bad lookup value"};
+const Rule LOOKUP_003{"ORC-LOOKUP-003", Severity::Error, kUnw, "entry the fast lookup cannot find",
+                      "The search for an address is confined to the entries its 256-byte block's lookup "
+                      "words name; an entry outside that window is invisible.",
+                      "Linux 4.14", ""};
+
+// ---------------------------------------------------------------- symbols
+const Rule SYM_001{"ORC-SYM-001", Severity::Warning, kLint, "function start not covered by its entry state",
+                   "At the first instruction of a compiled function the frame is a fresh call: call, sp+8, "
+                   "RBP unchanged. .cold fragments, assembly and section markers are exempt.",
+                   "", ""};
+const Rule SYM_003{"ORC-SYM-003", Severity::Warning, kLint, "__pfx_ padding not covered by its function's entry state",
+                   "With call padding objtool copies a function's entry state onto its 16 prefix bytes.",
+                   "", ""};
+
+// ---------------------------------------------------------------- DWARF CFI
+const Rule CFI_001{"ORC-CFI-001", Severity::Error, kUnw, "ORC and DWARF CFI disagree on the CFA",
+                   "Where both describe an address, DWARF CFA rsp+N must be ORC sp+N and rbp+N bp+N.", "", ""};
+const Rule CFI_002{"ORC-CFI-002", Severity::Warning, kLint, "ORC and DWARF CFI disagree on the saved RBP",
+                   "DWARF offset(N) is ORC bp:prevsp N, and no rule is bp undefined. After an epilogue GCC "
+                   "keeps the saved-RBP rule while objtool says unchanged: both recover the same value, so "
+                   "that case is a note.",
+                   "", ""};
+const Rule CFI_006{"ORC-CFI-006", Severity::Warning, kLint, "register frame inside compiled code",
+                   "Inside a compiler's FDE reachable code is a call frame; regs frames belong to annotated "
+                   "entry assembly.",
+                   "", ""};
+
+namespace {
+constexpr const Rule* kTable[] = {
+    &SEC_001, &SEC_002, &SEC_003, &SEC_004, &SEC_005, &SEC_006, &SEC_007, &SEC_008, &SEC_009, &SEC_010, &SEC_011,
+    &ENT_001, &ENT_002, &ENT_003, &ENT_004, &ENT_005, &ENT_006, &ENT_007, &ENT_009, &ENT_010,
+    &SORT_001, &SORT_002, &SORT_003,
+    &COV_001, &COV_002, &COV_004, &COV_005,
+    &LOOKUP_001, &LOOKUP_002, &LOOKUP_003,
+    &SYM_001, &SYM_003,
+    &CFI_001, &CFI_002, &CFI_006,
+};
+}  // namespace
+
+std::span<const Rule* const> table() { return kTable; }
+
+}  // namespace elfmeta::orc::rules

@@ -1,0 +1,70 @@
+#include "orc/verifier.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "orc/orc_checks.h"
+#include "orc/orc_table.h"
+
+namespace elfmeta::orc {
+namespace {
+
+// "func+0x10" for a linked image (nearest symbol at or below), ".text+0x36f"
+// for an object.
+std::string place(const OrcTable& t, const input::SymbolIndex* symbols, size_t i) {
+  const Site& s = t.sites[i];
+  if (!s.resolved && t.relocatable) return "";
+  if (t.relocatable) {
+    const input::Section* code = t.code_section(s.section);
+    return (code ? code->name : "?") + "+" + hex(s.address);
+  }
+  if (symbols && symbols->size()) {
+    const auto& all = symbols->symbols();
+    auto it = std::upper_bound(all.begin(), all.end(), s.address,
+                               [](uint64_t a, const input::Symbol& sym) { return a < sym.address; });
+    if (it != all.begin()) {
+      --it;
+      if (s.address - it->address < (1u << 20)) return it->name + "+" + hex(s.address - it->address);
+    }
+  }
+  return hex(s.address);
+}
+
+}  // namespace
+
+OrcCheck check_orc(const input::Artifact& a, const OrcOptions& options, DiagnosticSink& sink) {
+  OrcCheck out;
+  OrcFindings f(a.name, sink);
+  auto table = read_orc(a, options.kernel, f);
+  if (!table) return out;
+  out.present = true;
+  const OrcTable& t = *table;
+  out.entries = t.size();
+  out.layout = t.layout;
+  out.layout_source = t.layout_source;
+
+  std::optional<input::SymbolIndex> own;
+  const input::SymbolIndex* symbols = options.symbols;
+  if (t.relocatable || !symbols) {
+    own = input::symbols_from_symtab(a);
+    if (own) symbols = &*own;
+  }
+  f.describe_entry = [&](size_t i) {
+    return std::pair{std::string(type_name(t.entries[i].type)), place(t, symbols, i)};
+  };
+  check_entries(t, f);
+  if (t.relocatable)
+    check_object(t, f);
+  else
+    check_image(t, symbols, f);
+  if (symbols) {
+    check_symbols(t, *symbols, f);
+    out.symbols_checked = true;
+  }
+  if (options.cfi) out.cfi_checked = check_cfi(t, f);
+  f.finish();
+  out.errors = f.errors();
+  return out;
+}
+
+}  // namespace elfmeta::orc
