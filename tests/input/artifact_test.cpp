@@ -36,7 +36,10 @@ Bytes bzimage(const Bytes& payload) {
   const uint32_t off = 0, len = static_cast<uint32_t>(payload.size());
   std::memcpy(img.data() + 0x248, &off, 4);
   std::memcpy(img.data() + 0x24c, &len, 4);
-  img.insert(img.end(), payload.begin(), payload.end());
+  // Not insert(): GCC 12 reports a bogus array-bounds overflow for it here.
+  const size_t at = img.size();
+  img.resize(at + payload.size());
+  if (!payload.empty()) std::memcpy(img.data() + at, payload.data(), payload.size());
   return img;
 }
 

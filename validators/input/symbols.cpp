@@ -21,13 +21,19 @@ void SymbolIndex::finish() {
   const auto by_address = [](const Symbol& a, const Symbol& b) { return a.address < b.address; };
   if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_address))  // kallsyms already is
     std::stable_sort(symbols_.begin(), symbols_.end(), by_address);
-  // Sorted by (name, position): the first symbol of a name is the lowest address.
-  std::vector<std::pair<std::string_view, uint32_t>> keys;
+  // Hashes sort much faster than kernel names, which share long prefixes.
+  // Within a hash, by position: the first symbol of a name is the lowest address.
+  std::vector<std::pair<uint64_t, uint32_t>> keys;
   keys.reserve(symbols_.size());
-  for (size_t i = 0; i < symbols_.size(); ++i) keys.emplace_back(symbols_[i].name, static_cast<uint32_t>(i));
+  const std::hash<std::string_view> hash;
+  for (size_t i = 0; i < symbols_.size(); ++i) keys.emplace_back(hash(symbols_[i].name), static_cast<uint32_t>(i));
   std::sort(keys.begin(), keys.end());
   by_name_.resize(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) by_name_[i] = keys[i].second;
+  name_hashes_.resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    name_hashes_[i] = keys[i].first;
+    by_name_[i] = keys[i].second;
+  }
 }
 
 const Symbol* SymbolIndex::find(std::string_view name) const {
@@ -36,10 +42,13 @@ const Symbol* SymbolIndex::find(std::string_view name) const {
       if (s.name == name) return &s;
     return nullptr;
   }
-  const auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                                   [this](uint32_t i, std::string_view n) { return symbols_[i].name < n; });
-  if (it == by_name_.end() || symbols_[*it].name != name) return nullptr;
-  return &symbols_[*it];
+  const uint64_t h = std::hash<std::string_view>()(name);
+  for (auto it = std::lower_bound(name_hashes_.begin(), name_hashes_.end(), h); it != name_hashes_.end() && *it == h;
+       ++it) {
+    const Symbol& s = symbols_[by_name_[static_cast<size_t>(it - name_hashes_.begin())]];
+    if (s.name == name) return &s;
+  }
+  return nullptr;
 }
 
 // ---------------------------------------------------------------------------
@@ -469,27 +478,6 @@ void find_name_tables(const Rodata& ro, const MarkerCandidate& m, Work& work, st
   }
 }
 
-// Expands entry by entry, calling f(index, expanded) with a reused buffer;
-// false when a name is longer than any kernel's.
-template <typename F>
-bool expand_names(const Rodata& ro, const NameTable& nt, F&& f) {
-  std::string buffer;
-  size_t pos = nt.names;
-  const auto& tokens = nt.markers.table->tokens;
-  for (uint32_t i = 0; i < nt.count; ++i) {
-    uint32_t len = ro.byte(pos++);
-    if (len & 0x80) len = (len & 0x7f) | uint32_t{ro.byte(pos++)} << 7;
-    buffer.clear();
-    for (uint32_t k = 0; k < len; ++k) {
-      buffer += tokens[ro.byte(pos + k)];
-      if (buffer.size() > kMaxNameChars) return false;
-    }
-    pos += len;
-    f(i, std::string_view(buffer));
-  }
-  return true;
-}
-
 struct Anchor {
   std::string_view symbol, section;
 };
@@ -499,6 +487,34 @@ constexpr Anchor kAnchors[] = {
     {"__start_orc_unwind", ".orc_unwind"},
     {"_sinittext", ".init.text"},
 };
+
+// The entry index of each anchor symbol (-1 when absent). Names are expanded
+// only as far as they can still match one.
+std::array<int64_t, std::size(kAnchors)> find_anchors(const Rodata& ro, const NameTable& nt) {
+  std::array<int64_t, std::size(kAnchors)> found;
+  found.fill(-1);
+  const auto& tokens = nt.markers.table->tokens;
+  std::string buffer;
+  size_t pos = nt.names;
+  for (uint32_t i = 0; i < nt.count; ++i) {
+    uint32_t len = ro.byte(pos++);
+    if (len & 0x80) len = (len & 0x7f) | uint32_t{ro.byte(pos++)} << 7;
+    buffer.clear();
+    bool candidate = true;
+    for (uint32_t k = 0; k < len && candidate; ++k) {
+      buffer += tokens[ro.byte(pos + k)];
+      const std::string_view name = std::string_view(buffer).substr(1);  // after the type letter
+      candidate = false;
+      for (const auto& anchor : kAnchors)
+        candidate = candidate || anchor.symbol.starts_with(name.substr(0, anchor.symbol.size()));
+    }
+    if (candidate && buffer.size() > 1)
+      for (size_t k = 0; k < std::size(kAnchors); ++k)
+        if (found[k] < 0 && buffer.substr(1) == kAnchors[k].symbol) found[k] = i;
+    pos += len;
+  }
+  return found;
+}
 
 struct OffsetsLayout {
   bool order_6_4 = false;
@@ -585,14 +601,7 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
   std::vector<Choice> choices;
   std::string mismatch;
   for (const auto& nt : names) {
-    std::array<int64_t, std::size(kAnchors)> anchor_index;
-    anchor_index.fill(-1);
-    const bool sane = expand_names(ro, nt, [&](uint32_t i, std::string_view s) {
-      if (s.size() < 2 || s[1] != '_') return;  // every anchor starts with '_'
-      for (size_t k = 0; k < std::size(kAnchors); ++k)
-        if (anchor_index[k] < 0 && s.substr(1) == kAnchors[k].symbol) anchor_index[k] = i;
-    });
-    if (!sane) continue;
+    const auto anchor_index = find_anchors(ro, nt);
     const uint64_t offsets_size = 4 * uint64_t{nt.count};
     std::vector<OffsetsLayout> layouts;
     // Pre-6.4: offsets, relative_base, num_syms.
@@ -699,25 +708,31 @@ std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& a, std::s
   const auto found = locate(a, why, table);
   if (!found) return std::nullopt;
   const Rodata ro = rodata_of(a, *a.section(".rodata"));
-  NameTable nt;
-  nt.markers.table = &table;
-  nt.names = found->names_at;
-  nt.count = found->num_syms;
 
   SymbolIndex index;
   index.origin = "kallsyms in the image";
-  const uint64_t base = found->relative_base;
-  const bool ok = expand_names(ro, nt, [&](uint32_t i, std::string_view s) {
+  const auto& tokens = table.tokens;
+  // Real names expand to 2-3 times their encoded size; more is hostile.
+  const uint64_t max_chars = 32 * uint64_t{found->markers_at - found->names_at} + (uint64_t{1} << 20);
+  uint64_t chars = 0;
+  size_t pos = found->names_at;
+  for (uint32_t i = 0; i < found->num_syms; ++i) {
+    uint32_t len = ro.byte(pos++);  // the locator checked the stream's bounds
+    if (len & 0x80) len = (len & 0x7f) | uint32_t{ro.byte(pos++)} << 7;
     Symbol sym;
-    sym.type = s.empty() ? '?' : s[0];
-    if (!s.empty()) sym.name = std::string(s.substr(1));
-    sym.address =
-        decode_address(ro.r.at<int32_t>(found->offsets_at + 4 * size_t{i}), base, found->absolute_percpu, a.elf64);
+    const std::string_view first = tokens[ro.byte(pos)];  // the type letter and the name's start
+    sym.type = first[0];
+    sym.name.assign(first.substr(1));
+    for (uint32_t k = 1; k < len && sym.name.size() < kMaxNameChars; ++k) sym.name += tokens[ro.byte(pos + k)];
+    pos += len;
+    chars += sym.name.size() + 1;
+    if (sym.name.size() >= kMaxNameChars || chars > max_chars) {
+      why = "kallsyms names expand to more than any kernel's (entry " + std::to_string(i) + ")";
+      return std::nullopt;
+    }
+    sym.address = decode_address(ro.r.at<int32_t>(found->offsets_at + 4 * size_t{i}), found->relative_base,
+                                 found->absolute_percpu, a.elf64);
     index.add(std::move(sym));
-  });
-  if (!ok) {
-    why = "a kallsyms name is longer than any kernel's";
-    return std::nullopt;
   }
   index.finish();
   return index;

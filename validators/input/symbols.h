@@ -37,7 +37,10 @@ class SymbolIndex {
 
  private:
   std::vector<Symbol> symbols_;
-  std::vector<uint32_t> by_name_;  // indexes into symbols_, sorted by name
+  // The name lookup: indexes into symbols_ sorted by (hash of the name,
+  // index), and the hash of each, in the same order.
+  std::vector<uint32_t> by_name_;
+  std::vector<uint64_t> name_hashes_;
 };
 
 // The ELF .symtab of an artifact (defined symbols only; section symbols and

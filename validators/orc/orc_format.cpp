@@ -46,6 +46,40 @@ Entry decode(const uint8_t* p, Layout layout) {
   return e;
 }
 
+std::array<uint8_t, kEntrySize> encode(const Entry& e, Layout layout) {
+  uint16_t bits = static_cast<uint16_t>((e.sp_reg & 0xf) | (e.bp_reg & 0xf) << 4);
+  if (layout == Layout::V1) {
+    // Undefined and end of stack have no type of their own in v1.
+    const uint16_t type = e.type >= kTypeCall && e.type != kTypeInvalid ? e.type - kTypeCall : e.raw_type & 3;
+    const bool end = e.type == kTypeEndOfStack || (e.type != kTypeUndefined && e.flag);
+    bits |= static_cast<uint16_t>(type << 8 | uint16_t(end) << 10 | uint16_t(e.reserved) << 11);
+  } else {
+    const uint16_t type = e.type == kTypeInvalid ? e.raw_type : e.type;
+    bits |= static_cast<uint16_t>((type & 7) << 8 | uint16_t(e.flag) << 11 | uint16_t(e.reserved) << 12);
+  }
+  const auto sp = static_cast<uint16_t>(e.sp_offset), bp = static_cast<uint16_t>(e.bp_offset);
+  return {static_cast<uint8_t>(sp), static_cast<uint8_t>(sp >> 8), static_cast<uint8_t>(bp), static_cast<uint8_t>(bp >> 8),
+          static_cast<uint8_t>(bits), static_cast<uint8_t>(bits >> 8)};
+}
+
+Entry call_frame(int16_t sp_offset, uint8_t sp_reg, uint8_t bp_reg, int16_t bp_offset) {
+  Entry e;
+  e.type = kTypeCall;
+  e.sp_reg = sp_reg;
+  e.sp_offset = sp_offset;
+  e.bp_reg = bp_reg;
+  e.bp_offset = bp_offset;
+  return e;
+}
+
+Entry terminator() { return Entry{}; }
+
+Entry end_of_stack() {
+  Entry e;
+  e.type = kTypeEndOfStack;
+  return e;
+}
+
 std::string describe(const Entry& e, Layout layout) {
   auto offset = [](int v) { return v < 0 ? std::to_string(v) : "+" + std::to_string(v); };
   std::string s(type_name(e.type));

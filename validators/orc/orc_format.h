@@ -46,6 +46,14 @@ struct Entry {
 inline constexpr uint8_t kTypeInvalid = 0xff;
 
 Entry decode(const uint8_t* p, Layout layout);
+// The 6 bytes of an entry in `layout` from its fields (type in v2 numbering,
+// flag, registers, offsets, reserved bits): decode(encode(e)) == e.
+std::array<uint8_t, kEntrySize> encode(const Entry& e, Layout layout);
+
+// Entries as objtool writes them.
+Entry call_frame(int16_t sp_offset, uint8_t sp_reg = kRegSp, uint8_t bp_reg = kRegUndefined, int16_t bp_offset = 0);
+Entry terminator();    // undefined: no information
+Entry end_of_stack();
 // "call sp+8 bp:prevsp-16", as objtool --dump prints it.
 std::string describe(const Entry& e, Layout layout);
 
