@@ -434,6 +434,7 @@ std::vector<OrcRuleCase> make_cases() {
                     // prefix falls under the padding before it.
                     const auto i = m.find([&](size_t k) {
                       return k > 0 && is_entry_state(m.entry(k)) && is_weak(m.entry(k - 1), m.table().layout) &&
+                             m.table().sites[k - 1].section == m.table().sites[k].section &&
                              k + 1 < m.entries() && m.address(k + 1) > m.address(k) + 16;
                     });
                     if (!i) return false;

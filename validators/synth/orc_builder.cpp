@@ -83,7 +83,7 @@ std::vector<uint8_t> OrcBuilder::build() const {
   for (const Function& f : functions_)
     w.add_symbol(f.name, codes_[f.code].addr + f.offset, f.size, STT_FUNC, STB_GLOBAL, code_index[f.code]);
   const std::string release = layout_ == orc::Layout::V1 ? "6.1.0-test" : "6.12.0-test";
-  if (image_) {
+  if (image_ && !codes_.empty()) {
     // The lookup range: the first code section, as _stext.._etext.
     const Code& text = codes_.front();
     const uint64_t words = (text.size + orc::kLookupBlockSize - 1) / orc::kLookupBlockSize + 1;
@@ -119,32 +119,27 @@ std::vector<uint8_t> OrcBuilder::build() const {
   return w.write();
 }
 
-OrcBuilder random_orc(std::mt19937_64& rng, orc::Layout layout, bool image, bool module, bool prefixes) {
-  auto pick = [&](uint64_t n) { return n ? rng() % n : 0; };
+OrcBuilder orc_from_plan(const OrcPlan& plan) {
   using orc::Entry;
-  OrcBuilder b(layout, image, module);
-  const uint32_t sections = 1 + static_cast<uint32_t>(pick(3));
-  static constexpr const char* kNames[] = {".text", ".init.text", ".text.unlikely"};
+  const orc::Layout layout = plan.layout;
+  OrcBuilder b(layout, plan.image, plan.module);
+  static constexpr const char* kNames[] = {".text", ".init.text", ".text.unlikely", ".noinstr.text"};
+  const uint64_t lead = plan.prefixes ? 16 : 0;
   int fn = 0;
-  for (uint32_t s = 0; s < sections; ++s) {
-    // Functions first, to know the section's size.
-    struct Plan {
-      uint64_t offset, size;
-      bool frame_pointer, padded;
-    };
-    std::vector<Plan> plans;
+  for (size_t s = 0; s < plan.sections.size() && s < std::size(kNames); ++s) {
+    const auto& functions = plan.sections[s];
+    if (functions.empty()) continue;
+    // Offsets first, to know the section's size.
+    std::vector<uint64_t> offsets;
     uint64_t offset = 0;
-    const uint32_t functions = 1 + static_cast<uint32_t>(pick(8));
-    for (uint32_t i = 0; i < functions; ++i) {
-      if (prefixes) offset = ((offset + 15) & ~uint64_t(15)) + 16;  // the function is 16-aligned, after its prefix
-      const uint64_t size = 16 + pick(200);
-      const bool padded = pick(2);
-      plans.push_back({offset, size, static_cast<bool>(pick(2)), padded});
-      offset += size;
-      if (padded) offset = (offset + 16) & ~uint64_t(15);  // 1 to 16 bytes of padding
+    for (const OrcPlan::Function& f : functions) {
+      if (plan.prefixes) offset = ((offset + 15) & ~uint64_t(15)) + 16;  // 16-aligned, after its prefix
+      offsets.push_back(offset);
+      offset += 16 + f.size;
+      if (f.padded) offset = (offset + 16) & ~uint64_t(15);  // 1 to 16 bytes of padding
     }
     const uint32_t code = b.add_code(kNames[s], offset);
-    Entry last;  // the previous entry of this section, to avoid repeats
+    Entry last;  // objtool merges repeated state
     bool have_last = false;
     auto emit = [&](uint64_t at, const Entry& e) {
       if (have_last && orc::encode(last, layout) == orc::encode(e, layout)) return;
@@ -152,36 +147,47 @@ OrcBuilder random_orc(std::mt19937_64& rng, orc::Layout layout, bool image, bool
       last = e;
       have_last = true;
     };
-    for (const Plan& p : plans) {
+    for (size_t i = 0; i < functions.size(); ++i) {
+      const OrcPlan::Function& f = functions[i];
+      const uint64_t start = offsets[i], size = 16 + f.size, end = start + size;
       const std::string name = "fn" + std::to_string(fn++);
-      b.add_function(code, p.offset, p.size, name);
-      if (prefixes) {
-        b.add_function(code, p.offset - 16, 16, "__pfx_" + name);
-        emit(p.offset - 16, orc::call_frame(8));  // the entry state, from the prefix on
+      b.add_function(code, start, size, name);
+      if (plan.prefixes) {
+        b.add_function(code, start - 16, 16, "__pfx_" + name);
+        emit(start - 16, orc::call_frame(8));  // the entry state, from the prefix on
       }
-      emit(p.offset, orc::call_frame(8));
-      if (p.size > 8) {
-        // push %rbp; then a frame pointer or a plain stack frame.
-        emit(p.offset + 1, orc::call_frame(16, orc::kRegSp, orc::kRegPrevSp, -16));
-        if (p.frame_pointer)
-          emit(p.offset + 4, orc::call_frame(16, orc::kRegBp, orc::kRegPrevSp, -16));
-        else
-          emit(p.offset + 4, orc::call_frame(static_cast<int16_t>(16 + 8 * pick(40)), orc::kRegSp, orc::kRegPrevSp, -16));
-        // The epilogue: pop %rbp, then ret.
-        emit(p.offset + p.size - 2, orc::call_frame(16, orc::kRegSp, orc::kRegPrevSp, -16));
-        emit(p.offset + p.size - 1, orc::call_frame(8));
-      }
+      emit(start, orc::call_frame(8));
+      // push %rbp; a frame pointer or a stack frame; pop %rbp; ret.
+      emit(start + 1, orc::call_frame(16, orc::kRegSp, orc::kRegPrevSp, -16));
+      if (f.frame_pointer)
+        emit(start + 4, orc::call_frame(16, orc::kRegBp, orc::kRegPrevSp, -16));
+      else
+        emit(start + 4, orc::call_frame(static_cast<int16_t>(16 + 8 * f.frame_words), orc::kRegSp, orc::kRegPrevSp, -16));
+      emit(end - 2, orc::call_frame(16, orc::kRegSp, orc::kRegPrevSp, -16));
+      emit(end - 1, orc::call_frame(8));
       // Padding after the function has no state.
-      const uint64_t end = p.offset + p.size;
-      const uint64_t lead = prefixes ? 16 : 0;
-      const bool next_starts_here = std::any_of(plans.begin(), plans.end(), [&](const Plan& q) { return q.offset - lead == end; });
-      if (!next_starts_here && end < offset) emit(end, orc::terminator());
+      const bool next_follows = i + 1 < functions.size() && offsets[i + 1] - lead == end;
+      if (!next_follows && end < offset) emit(end, orc::terminator());
     }
-    // The terminator at the section's end.
     have_last = false;
-    emit(offset, orc::terminator());
+    emit(offset, orc::terminator());  // the section's end
   }
   return b;
+}
+
+OrcPlan random_orc_plan(std::mt19937_64& rng, orc::Layout layout, bool image, bool module, bool prefixes) {
+  auto pick = [&](uint64_t n) { return static_cast<uint32_t>(n ? rng() % n : 0); };
+  OrcPlan plan{layout, image, module, prefixes, {}};
+  plan.sections.resize(1 + pick(3));
+  for (auto& functions : plan.sections) {
+    functions.resize(1 + pick(8));
+    for (auto& f : functions) f = {static_cast<uint16_t>(pick(200)), pick(2) == 1, pick(2) == 1, static_cast<uint8_t>(pick(40))};
+  }
+  return plan;
+}
+
+OrcBuilder random_orc(std::mt19937_64& rng, orc::Layout layout, bool image, bool module, bool prefixes) {
+  return orc_from_plan(random_orc_plan(rng, layout, image, module, prefixes));
 }
 
 }  // namespace elfmeta::synth

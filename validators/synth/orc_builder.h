@@ -65,6 +65,24 @@ class OrcBuilder {
   std::vector<Function> functions_;
 };
 
+// The shape of a generated table: code sections of functions (each with a
+// prologue, a frame-pointer or stack frame, an epilogue, and maybe padding
+// after it). Property tests generate and shrink plans; every plan builds a
+// valid table.
+struct OrcPlan {
+  struct Function {
+    uint16_t size = 0;         // bytes after the first 16
+    bool frame_pointer = false;
+    bool padded = false;
+    uint8_t frame_words = 0;   // stack frame size in words, without a frame pointer
+  };
+  orc::Layout layout = orc::Layout::V2;
+  bool image = false, module = false, prefixes = false;
+  std::vector<std::vector<Function>> sections;  // up to 4 are built
+};
+OrcBuilder orc_from_plan(const OrcPlan& plan);
+OrcPlan random_orc_plan(std::mt19937_64& rng, orc::Layout layout, bool image, bool module = false, bool prefixes = false);
+
 // A valid table: functions with prologues, frames and epilogues in one to
 // three code sections, padding between them, and a terminator at each
 // section's end.

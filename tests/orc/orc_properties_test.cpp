@@ -1,0 +1,130 @@
+// Properties of the ORC verifier over generated tables (RapidCheck; ctest
+// runs 1,000 cases each). Tables are generated from plans (code sections of
+// functions), which RapidCheck shrinks to the smallest table that fails.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <sstream>
+
+#include "core/report.h"
+#include "orc/orc_table.h"
+#include "orc/verifier.h"
+#include "synth/orc_builder.h"
+#include "tests/orc/orc_rule_cases.h"
+
+namespace elfmeta::synth {
+void showValue(const OrcPlan& p, std::ostream& os) {
+  os << (p.layout == orc::Layout::V1 ? "v1" : "v2") << (p.image ? " image" : p.module ? " module" : " object")
+     << (p.prefixes ? " with prefixes" : "") << ":";
+  for (const auto& s : p.sections) {
+    os << " [";
+    for (const auto& f : s) os << " " << 16 + f.size << (f.frame_pointer ? "fp" : "") << (f.padded ? "+pad" : "");
+    os << " ]";
+  }
+}
+}  // namespace elfmeta::synth
+
+namespace elfmeta::testing {
+void showValue(const OrcRuleCase& c, std::ostream& os) { os << c.rule; }
+
+namespace {
+
+rc::Gen<synth::OrcPlan::Function> functions() {
+  return rc::gen::build<synth::OrcPlan::Function>(
+      rc::gen::set(&synth::OrcPlan::Function::size, rc::gen::inRange<uint16_t>(0, 400)),
+      rc::gen::set(&synth::OrcPlan::Function::frame_pointer, rc::gen::arbitrary<bool>()),
+      rc::gen::set(&synth::OrcPlan::Function::padded, rc::gen::arbitrary<bool>()),
+      rc::gen::set(&synth::OrcPlan::Function::frame_words, rc::gen::inRange<uint8_t>(0, 60)));
+}
+
+// Plans of every scope and layout; `scopes` limits them.
+rc::Gen<synth::OrcPlan> plans(uint32_t scopes = kAnyScope, uint32_t layouts = kAnyLayout) {
+  std::vector<uint32_t> allowed_scopes;
+  for (uint32_t s : {kObject, kModule, kImage})
+    if (scopes & s) allowed_scopes.push_back(s);
+  std::vector<orc::Layout> allowed_layouts;
+  if (layouts & kV1) allowed_layouts.push_back(orc::Layout::V1);
+  if (layouts & kV2) allowed_layouts.push_back(orc::Layout::V2);
+  return rc::gen::exec([allowed_scopes, allowed_layouts] {
+    synth::OrcPlan p;
+    p.layout = *rc::gen::elementOf(allowed_layouts);
+    const uint32_t scope = *rc::gen::elementOf(allowed_scopes);
+    p.image = scope == kImage;
+    p.module = scope == kModule;
+    p.prefixes = p.layout == orc::Layout::V2 && *rc::gen::arbitrary<bool>();
+    p.sections = *rc::gen::resize(
+        8, rc::gen::nonEmpty(rc::gen::container<std::vector<std::vector<synth::OrcPlan::Function>>>(
+               rc::gen::nonEmpty(rc::gen::container<std::vector<synth::OrcPlan::Function>>(functions())))));
+    if (p.sections.size() > 4) p.sections.resize(4);
+    return p;
+  });
+}
+
+std::string check_listing(const std::vector<uint8_t>& elf, size_t& findings) {
+  auto opened = input::open_bytes("generated", elf);
+  if (!opened.artifact) return opened.error;
+  DiagnosticList list;
+  orc::check_orc(*opened.artifact, {}, list);
+  findings = list.items().size();
+  std::ostringstream out;
+  for (const auto& d : list.items()) write_text(out, d);
+  return out.str();
+}
+
+RC_GTEST_PROP(OrcProperty, GeneratedValidTableHasNoDiagnostics, ()) {
+  const synth::OrcPlan plan = *plans();
+  size_t findings = 0;
+  const std::string listing = check_listing(synth::orc_from_plan(plan).build(), findings);
+  if (findings) RC_FAIL(listing);
+}
+
+// Reading a table and encoding its entries and addresses again gives the
+// bytes back, in both layouts; so does any 6-byte entry.
+RC_GTEST_PROP(OrcProperty, EncodeParseIsIdentity, ()) {
+  const synth::OrcPlan plan = *plans();
+  const auto elf = synth::orc_from_plan(plan).build();
+  auto opened = input::open_bytes("generated", elf);
+  RC_ASSERT(opened.artifact != nullptr);
+  NullSink discard;
+  orc::OrcFindings f("generated", discard);
+  const auto table = orc::read_orc(*opened.artifact, std::nullopt, f);
+  RC_ASSERT(table.has_value());
+  RC_ASSERT(table->layout == plan.layout);
+  std::vector<uint8_t> unwind;
+  for (const auto& e : table->entries) {
+    const auto bytes = orc::encode(e, table->layout);
+    unwind.insert(unwind.end(), bytes.begin(), bytes.end());
+  }
+  RC_ASSERT(std::equal(unwind.begin(), unwind.end(), table->unwind->data.begin(), table->unwind->data.end()));
+  if (!table->relocatable) {
+    std::vector<uint8_t> ip;
+    for (size_t i = 0; i < table->size(); ++i) {
+      const uint32_t rel = static_cast<uint32_t>(table->sites[i].address - (table->ip->addr + i * 4));
+      ip.insert(ip.end(), reinterpret_cast<const uint8_t*>(&rel), reinterpret_cast<const uint8_t*>(&rel) + 4);
+    }
+    RC_ASSERT(std::equal(ip.begin(), ip.end(), table->ip->data.begin(), table->ip->data.end()));
+  }
+  const auto raw = *rc::gen::container<std::array<uint8_t, 6>>(rc::gen::arbitrary<uint8_t>());
+  for (orc::Layout layout : {orc::Layout::V1, orc::Layout::V2})
+    RC_ASSERT(orc::encode(orc::decode(raw.data(), layout), layout) == raw);
+}
+
+RC_GTEST_PROP(OrcProperty, EachRuleMutatorFiresExactlyItsRule, ()) {
+  const auto& cases = orc_rule_cases();
+  const OrcRuleCase& c = *rc::gen::elementOf(cases);
+  synth::OrcPlan plan = *plans(c.scopes, c.layouts);
+  if (c.needs_prefixes) plan.prefixes = plan.layout == orc::Layout::V2;
+  const auto elf = synth::orc_from_plan(plan).build();
+  OrcMutation m(elf);
+  RC_PRE(c.mutate(m));  // a table without what the mutation needs is discarded
+  std::string listing;
+  const auto fired = orc_rules_fired(m, &listing);
+  if (!fired.count(std::string(c.rule))) RC_FAIL(std::string(c.rule) + " did not fire:\n" + listing);
+  for (const auto& r : fired)
+    if (r != c.rule && std::find(c.also.begin(), c.also.end(), r) == c.also.end())
+      RC_FAIL(std::string(c.rule) + " also fired " + r + ":\n" + listing);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
