@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <map>
 #include <string>
 
 #include "btf/artifact_check.h"
 #include "btf/verifier.h"
 #include "input/artifact.h"
 #include "oracle/kernel_btf_oracle.h"
+#include "ratio_reporter.h"
 
 namespace {
 
@@ -66,17 +66,6 @@ void BM_KernelBtfLoad(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
 }
 
-// Collects each benchmark's time per iteration for the ratios.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& r : runs)
-      if (!r.error_occurred && r.run_type == Run::RT_Iteration) times[r.benchmark_name()] = r.GetAdjustedRealTime();
-  }
-  std::map<std::string, double> times;  // in the reporter's time unit (ms)
-};
-
 }  // namespace
 
 BENCHMARK(BM_ReadBytesOnce)->Unit(benchmark::kMillisecond);
@@ -108,15 +97,11 @@ int main(int argc, char** argv) {
 
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
-  RatioReporter reporter;
+  elfmeta::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  auto t = [&](const std::string& name) {
-    for (const auto& [run, ms] : reporter.times)
-      if (run == name || run.rfind(name + "/", 0) == 0) return ms;
-    return 0.0;
-  };
+  auto t = [&](const std::string& name) { return reporter.time(name); };
   const double ours = t("BM_ElfmetaKernelCheck/lints:0"), libbpf = t("BM_LibbpfBtfNew"), kernel = t("BM_KernelBtfLoad");
   std::printf("\nelfmeta full kernel-equivalent check: %.3f ms\n", ours);
   if (libbpf > 0) std::printf("ratio elfmeta / libbpf btf__new:     %.2fx (target <= 1.5x)\n", ours / libbpf);

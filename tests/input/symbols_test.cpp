@@ -311,7 +311,8 @@ TEST(SymbolsFromSymtabErrors, HostileEntriesAreBounded) {
   EXPECT_FALSE(symbols_from_symtab(b));
 }
 
-RC_GTEST_PROP(SymbolsFromSymtabProperty, ArbitraryTableBytesDoNotCrash, (const std::vector<uint8_t>& bytes, bool elf64)) {
+RC_GTEST_PROP(SymbolsFromSymtabProperty, ArbitraryTableBytesDoNotCrash,
+              (const std::vector<uint8_t>& bytes, bool elf64)) {
   auto sections = object_with_symbols(kSymbols, elf64);
   sections[5].data = bytes;
   auto opened = open_bytes("fuzz.elf", write_elf(sections, elf64));
@@ -430,7 +431,8 @@ TEST(KallsymsText, FileIsReadToTheEnd) {
   const auto path = std::filesystem::temp_directory_path() / "elfmeta-symbols-test-kallsyms";
   {
     std::ofstream out(path, std::ios::binary);
-    for (int i = 0; i < 20000; ++i) out << std::hex << (0xffffffff81000000ull + 16 * i) << std::dec << " t sym_" << i << "\n";
+    for (int i = 0; i < 20000; ++i)
+      out << std::hex << (0xffffffff81000000ull + 16 * i) << std::dec << " t sym_" << i << "\n";
   }
   std::string error;
   const auto index = symbols_from_kallsyms_file(path.string(), error);
@@ -551,7 +553,8 @@ Bytes encode_rodata(const std::vector<Entry>& entries, const ImageSpec& spec) {
     align_up();
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return entries[a].name < entries[b].name; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return entries[a].name < entries[b].name; });
     for (const uint32_t i : order) {
       out.push_back(static_cast<uint8_t>(i >> 16));
       out.push_back(static_cast<uint8_t>(i >> 8));

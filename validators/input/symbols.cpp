@@ -462,7 +462,8 @@ std::optional<size_t> check_name_stream(const Rodata& ro, const MarkerCandidate&
 void find_name_tables(const Rodata& ro, const MarkerCandidate& m, Work& work, std::vector<NameTable>& out) {
   const uint64_t last = marker_at(ro, m.markers + size_t{m.count - 1} * m.width, m.width);
   if (last + 2 > m.markers) return;
-  // The stream starts at most one group of 256 entries before the last marker's entry.
+  // The last marker's entry starts `last` bytes into the stream; its group
+  // (1 to 256 entries of 2 to kMaxEntryBytes bytes) ends at the markers.
   const size_t hi = m.markers - static_cast<size_t>(last) - 2;
   const size_t lo = hi > 256 * kMaxEntryBytes + 16 ? hi - 256 * kMaxEntryBytes - 16 : 0;
   for (size_t p = ro.up(lo); p + 4 <= hi; p += ro.align) {
@@ -600,6 +601,7 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
   };
   std::vector<Choice> choices;
   std::string mismatch;
+  size_t mismatch_matches = 0;
   for (const auto& nt : names) {
     const auto anchor_index = find_anchors(ro, nt);
     const uint64_t offsets_size = 4 * uint64_t{nt.count};
@@ -626,21 +628,25 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
           return decode_address(ro.r.at<int32_t>(layout.offsets + 4 * size_t{i}), base, absolute_percpu, a.elf64);
         };
         Choice c;
-        bool anchors_ok = true;
+        std::string wrong;  // the first anchor that disagrees
         for (size_t k = 0; k < std::size(kAnchors); ++k) {
           const Section* s = a.section(kAnchors[k].section);
           if (anchor_index[k] < 0 || !s) continue;
           const uint64_t got = address(static_cast<uint32_t>(anchor_index[k]));
-          if (got != s->addr) {
-            anchors_ok = false;
-            if (mismatch.empty())
-              mismatch = std::string(kAnchors[k].symbol) + " decodes to " + hex(got) + ", " + std::string(kAnchors[k].section) +
-                         " is at " + hex(s->addr);
-            break;
-          }
-          c.found.anchors.emplace_back(kAnchors[k].symbol);
+          if (got == s->addr)
+            c.found.anchors.emplace_back(kAnchors[k].symbol);
+          else if (wrong.empty())
+            wrong = std::string(kAnchors[k].symbol) + " decodes to " + hex(got) + ", " +
+                    std::string(kAnchors[k].section) + " is at " + hex(s->addr);
         }
-        if (!anchors_ok) continue;
+        if (!wrong.empty()) {
+          // Name the disagreement of the layout that came closest.
+          if (mismatch.empty() || c.found.anchors.size() > mismatch_matches) {
+            mismatch = std::move(wrong);
+            mismatch_matches = c.found.anchors.size();
+          }
+          continue;
+        }
         c.anchors = c.found.anchors.size();
         c.monotonic = true;
         uint64_t previous = 0;

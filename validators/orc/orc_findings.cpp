@@ -6,6 +6,7 @@ namespace elfmeta::orc {
 
 void OrcFindings::emit(const Rule& rule, Location loc, std::string message) {
   if (rule.severity == Severity::Error) ++errors_;
+  ++findings_;
   if (++per_rule_[&rule] > kPerRuleLimit) return;
   Diagnostic d;
   d.rule = &rule;

@@ -29,6 +29,7 @@ class OrcFindings {
   std::function<std::pair<std::string, std::string>(size_t)> describe_entry;
 
   size_t errors() const { return errors_; }
+  size_t findings() const { return findings_; }
   size_t count(const Rule& rule) const {
     auto it = per_rule_.find(&rule);
     return it == per_rule_.end() ? 0 : it->second;
@@ -39,6 +40,7 @@ class OrcFindings {
   std::string artifact_;
   DiagnosticSink& sink_;
   size_t errors_ = 0;
+  size_t findings_ = 0;
   std::map<const Rule*, size_t> per_rule_;
 };
 

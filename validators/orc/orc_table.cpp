@@ -38,7 +38,6 @@ class Reader {
                     std::string(t_.ip ? ".orc_unwind" : ".orc_unwind_ip") + " is missing");
       return t_;
     }
-    find_release();
     check_section_attributes();
     const size_t count = check_sizes();
     choose_layout(count);
@@ -107,7 +106,8 @@ class Reader {
     return static_cast<size_t>(std::min(ips, entries));
   }
 
-  // .orc_header first; then the kernel release; then the entries.
+  // .orc_header first; then the kernel release (looked up only here: the
+  // banner is a scan of .rodata); then the entries.
   void choose_layout(size_t count) {
     if (t_.header) {
       const auto& h = *t_.header;
@@ -123,6 +123,7 @@ class Reader {
       }
       f_.at_section(rules::SEC_008, ".orc_header", std::nullopt, problem + "; the layout is inferred instead");
     }
+    find_release();
     if (t_.release) {
       t_.layout = *t_.release >= kV2Release ? Layout::V2 : Layout::V1;
       t_.layout_source = release_source_;
@@ -210,12 +211,13 @@ class Reader {
   // Linked images: slot i holds the address minus the slot's own address.
   void resolve_self_relative(size_t count) {
     const uint8_t* p = t_.ip->data.data();
+    const input::Section* last = nullptr;  // entries are mostly sorted: the same section again
     for (size_t i = 0; i < count; ++i) {
       int32_t rel;
       std::memcpy(&rel, p + i * kIpSize, 4);
       const uint64_t address = t_.ip->addr + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
-      const input::Section* s = t_.code_at(address);
-      t_.sites[i] = {address, s ? s->index : 0, s != nullptr};
+      if (!last || address < last->addr || address - last->addr > last->size) last = t_.code_at(address);
+      t_.sites[i] = {address, last ? last->index : 0, last != nullptr};
     }
   }
 

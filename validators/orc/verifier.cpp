@@ -42,6 +42,11 @@ OrcCheck check_orc(const input::Artifact& a, const OrcOptions& options, Diagnost
   out.entries = t.size();
   out.layout = t.layout;
   out.layout_source = t.layout_source;
+  if (!t.ip || !t.unwind) {  // ORC-SEC-001: nothing more to read
+    f.finish();
+    out.errors = f.errors();
+    return out;
+  }
 
   std::optional<input::SymbolIndex> own;
   const input::SymbolIndex* symbols = options.symbols;
