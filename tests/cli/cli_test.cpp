@@ -1,9 +1,9 @@
 // The CLI contract: exit status 0/1/2, one-line errors, unreadable inputs do
 // not stop the others, JSON output, rules/explain/dump, and docs/rules in sync.
-#include <algorithm>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "synth/btf_builder.h"
+#include "synth/orc_builder.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -185,6 +186,22 @@ TEST(Cli, KernelAndLibbpfProfilesAreNamedInTheSummary) {
   EXPECT_EQ(libbpf.status, 0) << libbpf.out;
   EXPECT_NE(libbpf.out.find("consumer libbpf 1.1"), std::string::npos) << libbpf.out;
   EXPECT_EQ(elfmeta("check --libbpf 0.8 " + blob).status, 2);
+}
+
+TEST(Cli, OrcOfAnImageAndItsFindings) {
+  std::mt19937_64 rng(4);
+  auto table = synth::random_orc(rng, orc::Layout::V2, /*image=*/true);
+  const std::string clean = write_blob("orc-image", table.build());
+  const CliRun ok = elfmeta("check --only orc " + clean);
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  table.rows().front().entry.reserved = 3;  // ORC-ENT-001
+  const std::string broken = write_blob("orc-broken", table.build());
+  const CliRun bad = elfmeta("check --only orc --format json " + broken);
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("\"rule\":\"ORC-ENT-001\""), std::string::npos) << bad.out;
+  const CliRun no_file = elfmeta("check --only orc --kallsyms /nonexistent/kallsyms " + clean);
+  EXPECT_EQ(no_file.status, 2);
+  EXPECT_EQ(std::count(no_file.err.begin(), no_file.err.end(), '\n'), 1) << no_file.err;
 }
 
 }  // namespace

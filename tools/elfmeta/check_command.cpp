@@ -26,6 +26,7 @@ struct CheckSettings {
   // Symbols of kernel images: "auto" (the image's symtab, else its kallsyms
   // tables), "none", or a /proc/kallsyms or System.map file.
   std::string kallsyms = "auto";
+  std::optional<input::SymbolIndex> kallsyms_file;  // loaded once from --kallsyms FILE
   btf::CheckOptions btf;
   // --kernel: one release for every input; unset: each input's own.
   std::optional<btf::KernelChoice> kernel;
@@ -213,7 +214,7 @@ void check_orc_of(const input::Artifact& a, const CheckSettings& s, const btf::K
       symbols = input::symbols_from_symtab(a);
       if (!symbols) symbols = input::symbols_from_image_kallsyms(a, why);
     } else {
-      symbols = input::symbols_from_kallsyms_file(s.kallsyms, why);
+      symbols = s.kallsyms_file;
     }
     if (!symbols && a.section(".orc_unwind")) {
       Diagnostic d;
@@ -242,6 +243,14 @@ void parallel_for(size_t n, unsigned jobs, Fn fn) {
 
 int run_check(Args args) {
   CheckSettings s = parse_settings(args);
+  if (s.kallsyms != "auto" && s.kallsyms != "none") {
+    std::string why;
+    s.kallsyms_file = input::symbols_from_kallsyms_file(s.kallsyms, why);
+    if (!s.kallsyms_file) {
+      std::cerr << "elfmeta: --kallsyms " << why << "\n";
+      return 2;
+    }
+  }
   BaseCache bases(s.btf, s.kernel);
 
   // Explicit bases form a chain: each --base-btf continues the previous one.

@@ -1,4 +1,4 @@
-// elfmeta: static validation of BTF (and, to come, ORC and SFrame).
+// elfmeta: static validation of BTF and ORC (and, to come, SFrame).
 #include <cstring>
 #include <iostream>
 
@@ -10,8 +10,9 @@ constexpr const char* kUsage =
     "usage: elfmeta <command> [options]\n"
     "\n"
     "commands:\n"
-    "  check [--only btf] [--kernel X.Y|running] [--consumer bpf-load|module-load]\n"
-    "        [--libbpf X.Y] [--base-btf FILE]... [--format text|json] [--Werror] [-j N] INPUT...\n"
+    "  check [--only btf,orc] [--kernel X.Y|running] [--consumer bpf-load|module-load]\n"
+    "        [--libbpf X.Y] [--base-btf FILE]... [--kallsyms auto|none|FILE]\n"
+    "        [--format text|json] [--Werror] [-j N] INPUT...\n"
     "                         check inputs (raw BTF, ELF, vmlinuz, .ko[.xz|.zst|.gz],\n"
     "                         /sys/kernel/btf/*) against the rules of Linux X.Y (4.18-7.1;\n"
     "                         default: the input's own kernel) or of libbpf X.Y (1.0-1.8)\n"
