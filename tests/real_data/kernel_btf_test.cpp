@@ -37,15 +37,13 @@ TEST(RunningKernel, VmlinuxBtfHasNoFindings) {
   EXPECT_EQ(list.count(Severity::Warning), 0u) << listing(list);
 }
 
-class DebianKernel : public ::testing::TestWithParam<std::string> {
+class DebianKernel : public DebianTreeTest {
  protected:
   void SetUp() override {
-    std::string why;
-    const auto tree = debian_kernel_tree(GetParam(), why);
-    if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-    ASSERT_TRUE(tree) << why;
-    root_ = tree->root;
-    vmlinuz_ = tree->vmlinuz;
+    DebianTreeTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    root_ = tree_.root;
+    vmlinuz_ = tree_.vmlinuz;
   }
   fs::path root_, vmlinuz_;
 };

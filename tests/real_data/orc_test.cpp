@@ -38,20 +38,7 @@ std::string listing(const DiagnosticList& list, size_t max = 10) {
   return out.str();
 }
 
-class DebianOrc : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    std::string why;
-    const auto tree = debian_kernel_tree(GetParam(), why);
-    if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-    ASSERT_TRUE(tree) << why;
-    tree_ = *tree;
-    std::ifstream in(tree_.root / ".package");
-    std::getline(in, package_);
-  }
-  DebianKernelTree tree_;
-  std::string package_;
-};
+using DebianOrc = DebianTreeTest;
 
 TEST_P(DebianOrc, VmlinuxHasNoErrors) {
   auto image = input::open_input(tree_.vmlinuz.string());

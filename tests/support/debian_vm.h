@@ -14,15 +14,13 @@
 
 namespace elfmeta::testing {
 
-class DebianVmTest : public ::testing::TestWithParam<std::string> {
+class DebianVmTest : public DebianTreeTest {
  protected:
   void SetUp() override {
     std::string why;
     if (!vm_.available(&why)) GTEST_SKIP() << why;
-    auto tree = debian_kernel_tree(GetParam(), why);
-    if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
-    ASSERT_TRUE(tree) << why;
-    tree_ = *tree;
+    DebianTreeTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto opened = input::open_input(tree_.vmlinuz.string());
     ASSERT_TRUE(opened.artifact) << opened.error;
     image_ = std::move(opened.artifact);
@@ -36,7 +34,6 @@ class DebianVmTest : public ::testing::TestWithParam<std::string> {
   }
 
   oracle::VmOracle vm_{oracle::default_vm_init_path()};
-  DebianKernelTree tree_;
   std::unique_ptr<input::Artifact> image_;  // the decompressed vmlinux
   btf::KernelChoice kernel_;                // from its banner
 };
