@@ -92,8 +92,8 @@ RC_GTEST_PROP(OrcProperty, EncodeParseIsIdentity, ()) {
   RC_ASSERT(table.has_value());
   RC_ASSERT(table->layout == plan.layout);
   std::vector<uint8_t> unwind;
-  for (const auto& e : table->entries) {
-    const auto bytes = orc::encode(e, table->layout);
+  for (size_t i = 0; i < table->size(); ++i) {
+    const auto bytes = orc::encode(table->entries[i], table->layout);
     unwind.insert(unwind.end(), bytes.begin(), bytes.end());
   }
   RC_ASSERT(std::equal(unwind.begin(), unwind.end(), table->unwind->data.begin(), table->unwind->data.end()));

@@ -30,7 +30,7 @@ class OrcMutation {
   std::optional<input::SymbolIndex>& symbols() { return symbols_; }
 
   size_t entries() const { return table_->size(); }
-  const orc::Entry& entry(size_t i) const { return table_->entries[i]; }
+  orc::Entry entry(size_t i) const { return table_->entries[i]; }
   void set_entry(size_t i, const orc::Entry& e);
   void set_raw_entry(size_t i, const std::array<uint8_t, 6>& bytes);
   uint64_t address(size_t i) const { return table_->sites[i].address; }

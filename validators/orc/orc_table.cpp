@@ -142,17 +142,13 @@ class Reader {
     t_.layout_source = "entries (" + std::to_string(v1) + " v1 and " + std::to_string(v2) + " v2 call frames)";
   }
 
-  void decode_entries(size_t count) {
-    t_.entries.resize(count);
-    const uint8_t* p = t_.unwind->data.data();
-    for (size_t i = 0; i < count; ++i) t_.entries[i] = decode(p + i * kEntrySize, t_.layout);
-    t_.sites.resize(count);
-  }
+  void decode_entries(size_t count) { t_.entries = Entries(t_.unwind->data.data(), count, t_.layout); }
 
   // Objects and modules: slot i is filled by a relocation at offset 4*i.
   void resolve_relocated(size_t count) {
     for (const auto& rs : input::relocations_for(a_, *t_.unwind))
       f_.at_section(rules::SEC_004, rs.rela->name, std::nullopt, "relocates .orc_unwind, which holds no addresses");
+    t_.sites.store(count);
     const auto sets = input::relocations_for(a_, *t_.ip);
     if (sets.empty()) {
       if (count) f_.at_section(rules::SEC_004, ".orc_unwind_ip", std::nullopt, "no .rela.orc_unwind_ip: no slot is relocated");
@@ -174,7 +170,7 @@ class Reader {
       const size_t slot = static_cast<size_t>(r.offset / kIpSize);
       if (++per_slot[slot] > 1) {
         f_.at_section(rules::SEC_004, rname, at, "a second relocation for slot " + std::to_string(slot));
-        t_.sites[slot].resolved = false;
+        t_.sites.stored(slot).resolved = false;
         continue;
       }
       if (r.type != input::kR_X86_64_PC32)
@@ -198,7 +194,7 @@ class Reader {
         f_.at_section(rules::SEC_006, rname, at, "slot " + std::to_string(slot) + ": " + what);
         continue;
       }
-      t_.sites[slot] = {static_cast<uint64_t>(offset), target->index, true};
+      t_.sites.stored(slot) = {static_cast<uint64_t>(offset), target->index, true};
     }
     size_t missing = 0, first = 0;
     for (size_t i = 0; i < count; ++i)
@@ -212,13 +208,15 @@ class Reader {
   void resolve_self_relative(size_t count) {
     const uint8_t* p = t_.ip->data.data();
     const input::Section* last = nullptr;  // entries are mostly sorted: the same section again
+    std::vector<uint32_t> unresolved;
     for (size_t i = 0; i < count; ++i) {
       int32_t rel;
       std::memcpy(&rel, p + i * kIpSize, 4);
       const uint64_t address = t_.ip->addr + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
       if (!last || address < last->addr || address - last->addr > last->size) last = t_.code_at(address);
-      t_.sites[i] = {address, last ? last->index : 0, last != nullptr};
+      if (!last) unresolved.push_back(static_cast<uint32_t>(i));
     }
+    t_.sites.compute(p, t_.ip->addr, count, std::move(unresolved));
   }
 
   const input::Artifact& a_;

@@ -4,6 +4,7 @@
 // linked images). Reading reports what breaks the section rules.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,53 @@ struct Site {
   bool resolved = false;  // false: no usable relocation, or outside the code
 };
 
+// The entries, decoded from .orc_unwind when read (a kernel image has
+// hundreds of thousands; the checks look at most of them once).
+class Entries {
+ public:
+  Entries() = default;
+  Entries(const uint8_t* raw, size_t count, Layout layout) : raw_(raw), count_(count), layout_(layout) {}
+  Entry operator[](size_t i) const { return decode(raw_ + i * kEntrySize, layout_); }
+  size_t size() const { return count_; }
+  const uint8_t* raw(size_t i) const { return raw_ + i * kEntrySize; }
+
+ private:
+  const uint8_t* raw_ = nullptr;
+  size_t count_ = 0;
+  Layout layout_ = Layout::V2;
+};
+
+// The sites: stored for objects and modules (from relocations), computed
+// from the self-relative slots for linked files.
+class Sites {
+ public:
+  Site operator[](size_t i) const {
+    if (!stored_.empty() || !slots_) return stored_[i];
+    int32_t rel;
+    __builtin_memcpy(&rel, slots_ + i * kIpSize, 4);
+    const uint64_t address = ip_addr_ + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
+    return {address, 0, !std::binary_search(unresolved_.begin(), unresolved_.end(), static_cast<uint32_t>(i))};
+  }
+  uint64_t address(size_t i) const { return (*this)[i].address; }
+  size_t size() const { return slots_ ? count_ : stored_.size(); }
+
+  void store(size_t count) { stored_.assign(count, Site{}); }
+  Site& stored(size_t i) { return stored_[i]; }
+  void compute(const uint8_t* slots, uint64_t ip_addr, size_t count, std::vector<uint32_t> unresolved) {
+    slots_ = slots;
+    ip_addr_ = ip_addr;
+    count_ = count;
+    unresolved_ = std::move(unresolved);
+  }
+
+ private:
+  std::vector<Site> stored_;
+  const uint8_t* slots_ = nullptr;
+  uint64_t ip_addr_ = 0;
+  size_t count_ = 0;
+  std::vector<uint32_t> unresolved_;  // sorted: entries outside the code
+};
+
 struct OrcTable {
   const input::Artifact* artifact = nullptr;
   const input::Section* ip = nullptr;      // .orc_unwind_ip
@@ -31,8 +79,8 @@ struct OrcTable {
   Layout layout = Layout::V2;
   std::string layout_source;               // ".orc_header", "banner 6.1.0-56-...", "--kernel 6.1", ...
   std::optional<Release> release;          // the kernel's, when known (--kernel, banner, vermagic)
-  std::vector<Entry> entries;
-  std::vector<Site> sites;
+  Entries entries;
+  Sites sites;
   std::vector<const input::Section*> code;  // SHF_EXECINSTR sections, by address then index
 
   size_t size() const { return entries.size(); }
