@@ -34,6 +34,37 @@ void SymbolIndex::finish() {
     name_hashes_[i] = keys[i].first;
     by_name_[i] = keys[i].second;
   }
+  find_code_starts();
+}
+
+CodeRole code_role(std::string_view name) {
+  const auto ends_with = [&](std::string_view suffix) { return name.ends_with(suffix); };
+  if (name.starts_with("__pfx_")) return CodeRole::Prefix;
+  if (name.find(".cold") != std::string_view::npos) return CodeRole::ColdFragment;
+  if (name.starts_with("__") && (ends_with("_start") || ends_with("_end"))) return CodeRole::Marker;
+  if ((name.starts_with("_s") || name.starts_with("_e")) && ends_with("text")) return CodeRole::Marker;
+  return CodeRole::Function;
+}
+
+void SymbolIndex::find_code_starts() {
+  code_starts_.clear();
+  std::vector<uint32_t> start_of(symbols_.size(), kNoCodeStart);
+  for (size_t i = 0; i < symbols_.size(); ++i) {
+    if (!symbols_[i].function()) continue;
+    start_of[i] = static_cast<uint32_t>(code_starts_.size());
+    code_starts_.push_back({symbols_[i].address, static_cast<uint32_t>(i), code_role(symbols_[i].name)});
+  }
+  for (size_t k = 0; k < code_starts_.size(); ++k) {
+    CodeStart& c = code_starts_[k];
+    if (c.role != CodeRole::Prefix) continue;
+    // The function follows its prefix: the next few starts first (static
+    // functions share names), then any symbol of that name.
+    const std::string_view fn = std::string_view(symbols_[c.symbol].name).substr(6);
+    for (size_t j = k + 1; j < code_starts_.size() && j < k + 8 && c.prefixed == kNoCodeStart; ++j)
+      if (symbols_[code_starts_[j].symbol].name == fn) c.prefixed = static_cast<uint32_t>(j);
+    if (c.prefixed == kNoCodeStart)
+      if (const Symbol* s = find(fn)) c.prefixed = start_of[static_cast<size_t>(s - symbols_.data())];
+  }
 }
 
 const Symbol* SymbolIndex::find(std::string_view name) const {

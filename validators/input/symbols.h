@@ -23,6 +23,24 @@ struct Symbol {
   bool function() const { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
 };
 
+// What a text symbol marks, for the checks of unwind tables at function
+// starts (ORC coverage; SFrame FDE ranges).
+enum class CodeRole : uint8_t {
+  Function,      // a function's entry
+  Prefix,        // __pfx_NAME: the padding in front of NAME (call thunks, FineIBT)
+  ColdFragment,  // NAME.cold, NAME.cold.N: a part split off a function, entered by a jump
+  Marker,        // _stext, __entry_text_start, __irqentry_text_end: a boundary, not code
+};
+CodeRole code_role(std::string_view name);
+
+constexpr uint32_t kNoCodeStart = ~uint32_t(0);
+struct CodeStart {
+  uint64_t address = 0;
+  uint32_t symbol = 0;  // index into SymbolIndex::symbols()
+  CodeRole role = CodeRole::Function;
+  uint32_t prefixed = kNoCodeStart;  // a Prefix: the code start of the function it precedes
+};
+
 class SymbolIndex {
  public:
   std::string origin;  // "symtab", "kallsyms in the image", "/proc/kallsyms", a System.map path
@@ -31,12 +49,17 @@ class SymbolIndex {
   // Sorts by address (stable) and builds the name lookup; call once after adding.
   void finish();
   const std::vector<Symbol>& symbols() const { return symbols_; }
+  // The text symbols in address order with their role: compact, for passes
+  // over every function of a kernel (a Symbol is 64 bytes, a CodeStart 24).
+  const std::vector<CodeStart>& code_starts() const { return code_starts_; }
   // The first symbol of that name, or null.
   const Symbol* find(std::string_view name) const;
   size_t size() const { return symbols_.size(); }
 
  private:
+  void find_code_starts();
   std::vector<Symbol> symbols_;
+  std::vector<CodeStart> code_starts_;
   // The name lookup: indexes into symbols_ sorted by (hash of the name,
   // index), and the hash of each, in the same order.
   std::vector<uint32_t> by_name_;

@@ -35,25 +35,24 @@ std::optional<TextRange> text_range(const OrcTable& t, const input::SymbolIndex*
 }
 
 void check_sites(const OrcTable& t, OrcFindings& f) {
+  auto report = [&](size_t i) { f.at_entry(rules::COV_001, i, "address " + hex(t.sites.address(i)) + " is not in a code section"); };
+  if (t.sites.computed()) {
+    for (uint32_t i : t.sites.unresolved()) report(i);
+    return;
+  }
   for (size_t i = 0; i < t.size(); ++i)
-    if (!t.sites[i].resolved)
-      f.at_entry(rules::COV_001, i, "address " + hex(t.sites[i].address) + " is not in a code section");
+    if (!t.sites[i].resolved) report(i);
 }
 
-// Returns whether the addresses never go down.
-bool check_order(const OrcTable& t, OrcFindings& f) {
-  bool ascending = true;
-  // Tables were sorted at boot before 5.6.
-  const bool sorted_on_disk = !t.release || *t.release >= kBuildTimeSort;
-  for (size_t i = 1; i < t.size(); ++i) {
-    const uint64_t prev = t.sites[i - 1].address, cur = t.sites[i].address;
-    if (cur < prev) {
-      ascending = false;
-      if (sorted_on_disk)
-        f.at_entry(rules::SORT_001, i, "address " + hex(cur) + " after entry " + std::to_string(i - 1) + " at " + hex(prev));
-      continue;
-    }
-    if (cur != prev) continue;
+// The order at entry i against i-1 (equal or descending addresses).
+void check_pair_order(const OrcTable& t, size_t i, bool sorted_on_disk, OrcFindings& f) {
+  const uint64_t prev = t.sites.address(i - 1), cur = t.sites.address(i);
+  if (cur < prev) {
+    if (sorted_on_disk)
+      f.at_entry(rules::SORT_001, i, "address " + hex(cur) + " after entry " + std::to_string(i - 1) + " at " + hex(prev));
+    return;
+  }
+  if (cur == prev) {
     const bool weak_prev = is_weak(t.entries[i - 1], t.layout), weak_cur = is_weak(t.entries[i], t.layout);
     if (weak_cur && !weak_prev)
       f.at_entry(rules::SORT_002, i, "a terminator after entry " + std::to_string(i - 1) + " (" +
@@ -61,7 +60,19 @@ bool check_order(const OrcTable& t, OrcFindings& f) {
     else if (!weak_cur && !weak_prev)
       f.at_entry(rules::SORT_003, i, "entry " + std::to_string(i - 1) + " is also a real entry at " + hex(cur));
   }
-  return ascending;
+}
+
+// Returns whether the addresses never go down.
+bool check_order(const OrcTable& t, OrcFindings& f) {
+  // Tables were sorted at boot before 5.6.
+  const bool sorted_on_disk = !t.release || *t.release >= kBuildTimeSort;
+  if (t.ascending) {  // the reader saw them: only the ties are left to look at
+    for (uint32_t i : t.ties) check_pair_order(t, i, sorted_on_disk, f);
+    return true;
+  }
+  for (size_t i = 1; i < t.size(); ++i)
+    if (t.sites.address(i) <= t.sites.address(i - 1)) check_pair_order(t, i, sorted_on_disk, f);
+  return false;
 }
 
 void check_boundary_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f) {
@@ -84,7 +95,7 @@ std::vector<uint32_t> compute_lookup(const OrcTable& t, const TextRange& r, size
   size_t k = 0;
   for (size_t i = 0; i < words; ++i) {
     const uint64_t ip = i + 1 == words ? r.end : r.start + uint64_t(i) * kLookupBlockSize;
-    while (k + 1 < t.size() && t.sites[k + 1].address <= ip) ++k;
+    while (k + 1 < t.size() && t.sites.address(k + 1) <= ip) ++k;
     lookup[i] = static_cast<uint32_t>(k);
   }
   return lookup;
@@ -97,7 +108,7 @@ size_t find_in(const OrcTable& t, size_t first, size_t n, uint64_t ip) {
   size_t hi = first + n;  // exclusive
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (t.sites[mid].address <= ip) {
+    if (t.sites.address(mid) <= ip) {
       found = mid;
       lo = mid + 1;
     } else {
@@ -113,8 +124,8 @@ void check_lookup(const OrcTable& t, const input::SymbolIndex* symbols, bool asc
     f.note("no _stext/_etext and no .text: the lookup table is not checked");
     return;
   }
-  if (t.size() && t.sites[0].address > range->start)
-    f.at_entry(rules::COV_005, 0, "first entry at " + hex(t.sites[0].address) + ", after the start of the text at " +
+  if (t.size() && t.sites.address(0) > range->start)
+    f.at_entry(rules::COV_005, 0, "first entry at " + hex(t.sites.address(0)) + ", after the start of the text at " +
                                       hex(range->start) + " (" + range->how + ")");
   const uint64_t expected_words = (range->end - range->start + kLookupBlockSize - 1) / kLookupBlockSize + 1;
   if (!t.lookup) {
@@ -132,12 +143,17 @@ void check_lookup(const OrcTable& t, const input::SymbolIndex* symbols, bool asc
                      std::to_string(t.lookup->size));
   const size_t words = static_cast<size_t>(std::min<uint64_t>(t.lookup->size, expected_words * 4) / 4);
   if (words < 2 || t.size() == 0) return;
-  std::vector<uint32_t> lookup = compute_lookup(t, *range, words);
   // A file image has the table zeroed (the kernel fills it at boot); a
   // memory image has it filled, and then it must be the table computed.
   const auto& stored_bytes = t.lookup->data;
   const bool filled = t.lookup->type != SHT_NOBITS && stored_bytes.size() >= words * 4 &&
                       std::any_of(stored_bytes.begin(), stored_bytes.end(), [](uint8_t b) { return b != 0; });
+  // Every entry in the range must be what the kernel's lookup of its own
+  // address finds (an entry at the same address, the last of them). With
+  // ascending addresses and the lookup table computed from them that holds
+  // by construction.
+  if (ascending && !filled) return;
+  std::vector<uint32_t> lookup = compute_lookup(t, *range, words);
   if (filled) {
     std::vector<uint32_t> stored(words);
     std::memcpy(stored.data(), stored_bytes.data(), words * 4);
@@ -152,22 +168,17 @@ void check_lookup(const OrcTable& t, const input::SymbolIndex* symbols, bool asc
     }
     lookup = std::move(stored);
   }
-  // Every entry in the range must be what the kernel's lookup of its own
-  // address finds (an entry at the same address, the last of them). With
-  // ascending addresses and the lookup table computed from them that holds
-  // by construction.
-  if (ascending && !filled) return;
   for (size_t i = 0; i < t.size(); ++i) {
-    const uint64_t ip = t.sites[i].address;
+    const uint64_t ip = t.sites.address(i);
     if (ip < range->start || ip >= range->end) continue;
     const size_t block = static_cast<size_t>((ip - range->start) / kLookupBlockSize);
     if (block + 1 >= words) continue;
     const size_t first = lookup[block], stop = size_t(lookup[block + 1]) + 1;
     if (first >= t.size() || stop > t.size() || stop <= first) continue;  // LOOKUP-002
     const size_t found = find_in(t, first, stop - first, ip);
-    if (t.sites[found].address != ip)
+    if (t.sites.address(found) != ip)
       f.at_entry(rules::LOOKUP_003, i, "a lookup of " + hex(ip) + " finds entry " + std::to_string(found) + " at " +
-                                           hex(t.sites[found].address));
+                                           hex(t.sites.address(found)));
   }
 }
 

@@ -209,13 +209,21 @@ class Reader {
     const uint8_t* p = t_.ip->data.data();
     const input::Section* last = nullptr;  // entries are mostly sorted: the same section again
     std::vector<uint32_t> unresolved;
+    uint64_t previous = 0;
+    bool ascending = true;
     for (size_t i = 0; i < count; ++i) {
       int32_t rel;
       std::memcpy(&rel, p + i * kIpSize, 4);
       const uint64_t address = t_.ip->addr + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
       if (!last || address < last->addr || address - last->addr > last->size) last = t_.code_at(address);
       if (!last) unresolved.push_back(static_cast<uint32_t>(i));
+      if (i && address <= previous) {
+        ascending &= address == previous;
+        if (address == previous) t_.ties.push_back(static_cast<uint32_t>(i));
+      }
+      previous = address;
     }
+    t_.ascending = ascending;
     t_.sites.compute(p, t_.ip->addr, count, std::move(unresolved));
   }
 

@@ -43,14 +43,31 @@ class Entries {
 class Sites {
  public:
   Site operator[](size_t i) const {
-    if (!stored_.empty() || !slots_) return stored_[i];
+    if (!slots_) return stored_[i];
+    return {address(i), 0, !std::binary_search(unresolved_.begin(), unresolved_.end(), static_cast<uint32_t>(i))};
+  }
+  // The address alone: what the order, lookup and coverage passes read.
+  uint64_t address(size_t i) const {
+    if (!slots_) return stored_[i].address;
     int32_t rel;
     __builtin_memcpy(&rel, slots_ + i * kIpSize, 4);
-    const uint64_t address = ip_addr_ + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
-    return {address, 0, !std::binary_search(unresolved_.begin(), unresolved_.end(), static_cast<uint32_t>(i))};
+    return ip_addr_ + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
   }
-  uint64_t address(size_t i) const { return (*this)[i].address; }
   size_t size() const { return slots_ ? count_ : stored_.size(); }
+  // The addresses of computed sites, as values a hot loop keeps in registers.
+  struct SlotView {
+    const uint8_t* slots;
+    uint64_t base;
+    uint64_t address(size_t i) const {
+      int32_t rel;
+      __builtin_memcpy(&rel, slots + i * kIpSize, 4);
+      return base + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
+    }
+  };
+  SlotView slot_view() const { return {slots_, ip_addr_}; }
+  // Computed sites: the entries whose address is outside the code, sorted.
+  const std::vector<uint32_t>& unresolved() const { return unresolved_; }
+  bool computed() const { return slots_ != nullptr; }
 
   void store(size_t count) { stored_.assign(count, Site{}); }
   Site& stored(size_t i) { return stored_[i]; }
@@ -82,6 +99,10 @@ struct OrcTable {
   Entries entries;
   Sites sites;
   std::vector<const input::Section*> code;  // SHF_EXECINSTR sections, by address then index
+  // Linked images, from the one pass that computes the addresses: whether
+  // they never go down, and the entries at their predecessor's address.
+  bool ascending = false;
+  std::vector<uint32_t> ties;
 
   size_t size() const { return entries.size(); }
   const input::Section* code_section(uint32_t index) const;
