@@ -5,6 +5,7 @@
 
 #include "btf/btf_rules.h"
 #include "orc/orc_rules.h"
+#include "sframe/sframe_rules.h"
 #include "core/rule.h"
 
 namespace elfmeta {
@@ -12,7 +13,7 @@ namespace elfmeta {
 std::span<const Rule* const> all_rules() {
   static const std::vector<const Rule*> rules = [] {
     std::vector<const Rule*> v;
-    for (auto table : {btf::rules::table(), orc::rules::table()}) v.insert(v.end(), table.begin(), table.end());
+    for (auto table : {btf::rules::table(), orc::rules::table(), sframe::rules::table()}) v.insert(v.end(), table.begin(), table.end());
     return v;
   }();
   return rules;

@@ -17,12 +17,14 @@
 #include "input/kernel_release.h"
 #include "input/symbols.h"
 #include "orc/verifier.h"
+#include "sframe/verifier.h"
 
 namespace elfmeta::cli {
 namespace {
 
 struct CheckSettings {
-  bool btf_on = true, orc_on = true;
+  bool btf_on = true, orc_on = true, sframe_on = true;
+  uint32_t sframe_consumer = kNoConsumer;
   // Symbols of kernel images: "auto" (the image's symtab, else its kallsyms
   // tables), "none", or a /proc/kallsyms or System.map file.
   std::string kallsyms = "auto";
@@ -125,14 +127,14 @@ CheckSettings parse_settings(Args& args) {
   std::string v;
   while (!args.done()) {
     if (args.option("--only", v)) {
-      s.btf_on = s.orc_on = false;
+      s.btf_on = s.orc_on = s.sframe_on = false;
       size_t pos = 0;
       while (pos <= v.size()) {
         const size_t comma = v.find(',', pos);
         const std::string part = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         if (part == "sframe")
-          throw UsageError("--only " + part + ": the " + part + " verifier is not part of this build yet");
-        if (part == "btf")
+          s.sframe_on = true;
+        else if (part == "btf")
           s.btf_on = true;
         else if (part == "orc")
           s.orc_on = true;
@@ -150,8 +152,12 @@ CheckSettings parse_settings(Args& args) {
         s.btf.consumer = kBpfBtfLoad;
       else if (v == "module-load")
         s.btf.consumer = kModuleLoad;
+      else if (v == "libsframe")
+        s.sframe_consumer = kLibsframe;
+      else if (v == "kernel")
+        s.sframe_consumer = kSframeKernel;
       else
-        throw UsageError("--consumer takes bpf-load or module-load, not '" + v + "'");
+        throw UsageError("--consumer takes bpf-load, module-load (BTF), libsframe or kernel (SFrame), not '" + v + "'");
     } else if (args.option("--libbpf", v)) {
       const auto r = btf::parse_release(v);
       if (!r || *r < btf::kOldestLibbpf || *r > btf::kNewestLibbpf)
@@ -280,6 +286,7 @@ int run_check(Args args) {
     DiagnosticList list;
     if (s.btf_on) r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
     if (s.orc_on) check_orc_of(*r.artifact, s, r.kernel, list);
+    if (s.sframe_on) sframe::check_sframe(*r.artifact, sframe::SframeOptions{s.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());
   };
   std::vector<size_t> images, others;

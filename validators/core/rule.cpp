@@ -24,6 +24,10 @@ std::string_view consumer_name(Consumer c) {
       return "libbpf";
     case kUnwinder:
       return "unwinder";
+    case kLibsframe:
+      return "libsframe";
+    case kSframeKernel:
+      return "kernel-sframe";
     default:
       return "none";
   }

@@ -21,6 +21,8 @@ enum Consumer : uint32_t {
   kModuleLoad = 1u << 1,   // kernel parse of vmlinux/module BTF (no resolve pass)
   kLibbpf = 1u << 2,       // libbpf's btf__new (its own, lighter checks)
   kUnwinder = 1u << 3,     // the kernel's ORC unwinder, module loader and sorttable
+  kLibsframe = 1u << 4,    // libsframe 2.40's sframe_decode and lookups (readelf, ld)
+  kSframeKernel = 1u << 5,  // the kernel's SFrame reader (CONFIG_SFRAME_VALIDATION, version 3)
 };
 
 std::string_view consumer_name(Consumer c);

@@ -5,7 +5,7 @@ namespace elfmeta {
 std::string enforcement_text(const Rule& rule) {
   if (rule.severity != Severity::Error) return "nobody (a lint: the kernel accepts it)";
   std::string s;
-  for (const Consumer c : {kBpfBtfLoad, kModuleLoad, kLibbpf, kUnwinder})
+  for (const Consumer c : {kBpfBtfLoad, kModuleLoad, kLibbpf, kUnwinder, kLibsframe, kSframeKernel})
     if (rule.enforced_by & c) s += std::string(s.empty() ? "" : ", ") + std::string(consumer_name(c));
   return s;
 }

@@ -151,6 +151,13 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     }
     a.sections.push_back(std::move(s));
   }
+  size_t phnum = 0;
+  if (elf_getphdrnum(handle->elf, &phnum) == 0)
+    for (size_t i = 0; i < phnum; ++i) {
+      GElf_Phdr ph;
+      if (!gelf_getphdr(handle->elf, static_cast<int>(i), &ph)) continue;
+      a.segments.push_back({ph.p_type, ph.p_flags, ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz, ph.p_align});
+    }
   a.content = *bytes;
   a.storage.push_back(bytes);
   a.storage.push_back(handle);
@@ -164,6 +171,16 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
     a->raw = d;
     a->content = d;
     a->endian = d[0] == 0x9f ? Endian::Little : Endian::Big;
+    a->storage.push_back(bytes);
+    return {std::move(a), ""};
+  }
+  // A .sframe section on its own: the magic 0xdee2 in either byte order, a
+  // version byte, and at least the rest of the 28-byte header.
+  if (d.size() >= 28 && ((d[0] == 0xe2 && d[1] == 0xde) || (d[0] == 0xde && d[1] == 0xe2)) && d[2] >= 1 && d[2] <= 3) {
+    a->kind = ArtifactKind::RawSframe;
+    a->raw = d;
+    a->content = d;
+    a->endian = d[0] == 0xe2 ? Endian::Little : Endian::Big;
     a->storage.push_back(bytes);
     return {std::move(a), ""};
   }

@@ -14,7 +14,7 @@
 
 namespace elfmeta::input {
 
-enum class ArtifactKind { RawBtf, Elf };
+enum class ArtifactKind { RawBtf, RawSframe, Elf };
 
 struct Section {
   std::string name;
@@ -29,6 +29,13 @@ struct Section {
   std::span<const uint8_t> data;  // empty for SHT_NOBITS
 };
 
+// A program header of a linked ELF file.
+struct Segment {
+  uint32_t type = 0;  // PT_LOAD, PT_GNU_SFRAME, ...
+  uint32_t flags = 0;  // PF_R | PF_W | PF_X
+  uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0, align = 0;
+};
+
 struct Artifact {
   std::string path;     // as given
   std::string name;     // for diagnostics: the path's last component
@@ -41,8 +48,9 @@ struct Artifact {
   uint16_t elf_type = 0;  // ET_REL, ET_EXEC, ET_DYN
   uint16_t machine = 0;
   std::vector<Section> sections;
+  std::vector<Segment> segments;
 
-  // A raw blob (RawBtf): the whole input.
+  // A raw blob (RawBtf, RawSframe: a .sframe section's bytes): the whole input.
   std::span<const uint8_t> raw;
   // The recognised bytes, after any decompression: the ELF file or the blob.
   std::span<const uint8_t> content;
@@ -64,7 +72,7 @@ struct OpenResult {
   std::string error;  // one line, for stderr, when artifact is null
 };
 
-// Open a path and recognise its content: raw BTF (either byte order), ELF,
+// Open a path and recognise its content: raw BTF or SFrame (either byte order), ELF,
 // an x86 boot image (bzImage/vmlinuz), or any of those compressed (gzip, xz,
 // lzma, bzip2, zstd, lz4).
 OpenResult open_input(const std::string& path);

@@ -36,6 +36,10 @@ void ElfWriter::add_rela(uint32_t target, uint64_t offset, uint32_t type, uint32
   relas_.push_back({target, offset, type, symbol, addend});
 }
 
+void ElfWriter::add_segment(uint32_t type, uint32_t flags, uint32_t section, uint64_t size) {
+  segments_.push_back({type, flags, section, size});
+}
+
 std::vector<uint8_t> ElfWriter::write() const {
   std::vector<ElfSectionSpec> all = sections_;
   // Symbols: locals first; provisional index i+1 -> final index.
@@ -75,8 +79,8 @@ std::vector<uint8_t> ElfWriter::write() const {
       all.push_back({".rela" + sections_[target - 1].name, SHT_RELA, SHF_INFO_LINK, 0, 8, sizeof(Elf64_Rela),
                      std::move(data), 0, symtab_index, target});
   }
-  // Layout: header, section data, .shstrtab, section headers.
-  std::vector<uint8_t> out(sizeof(Elf64_Ehdr), 0);
+  // Layout: header, program headers, section data, .shstrtab, section headers.
+  std::vector<uint8_t> out(sizeof(Elf64_Ehdr) + segments_.size() * sizeof(Elf64_Phdr), 0);
   std::string shstrtab(1, '\0');
   std::vector<Elf64_Shdr> headers(1);
   for (const auto& s : all) {
@@ -108,6 +112,18 @@ std::vector<uint8_t> ElfWriter::write() const {
   headers.push_back(names);
   while (out.size() % 8) out.push_back(0);
 
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    const Seg& g = segments_[k];
+    const Elf64_Shdr& h = headers.at(g.section);
+    Elf64_Phdr ph{};
+    ph.p_type = g.type;
+    ph.p_flags = g.flags;
+    ph.p_offset = h.sh_offset;
+    ph.p_vaddr = ph.p_paddr = h.sh_addr;
+    ph.p_filesz = ph.p_memsz = g.size ? g.size : h.sh_size;
+    ph.p_align = std::max<uint64_t>(h.sh_addralign, 1);
+    std::memcpy(out.data() + sizeof(Elf64_Ehdr) + k * sizeof(Elf64_Phdr), &ph, sizeof ph);
+  }
   Elf64_Ehdr eh{};
   std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
   eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -118,6 +134,11 @@ std::vector<uint8_t> ElfWriter::write() const {
   eh.e_version = EV_CURRENT;
   eh.e_shoff = out.size();
   eh.e_ehsize = sizeof(Elf64_Ehdr);
+  if (!segments_.empty()) {
+    eh.e_phoff = sizeof(Elf64_Ehdr);
+    eh.e_phentsize = sizeof(Elf64_Phdr);
+    eh.e_phnum = static_cast<Elf64_Half>(segments_.size());
+  }
   eh.e_shentsize = sizeof(Elf64_Shdr);
   eh.e_shnum = static_cast<Elf64_Half>(headers.size());
   eh.e_shstrndx = static_cast<Elf64_Half>(headers.size() - 1);

@@ -42,6 +42,10 @@ class ElfWriter {
   // with the file.
   void add_rela(uint32_t target, uint64_t offset, uint32_t type, uint32_t symbol, int64_t addend);
 
+  // A program header covering section `section` (offset, address and size
+  // taken from it when written); `size` overrides the size when non-zero.
+  void add_segment(uint32_t type, uint32_t flags, uint32_t section, uint64_t size = 0);
+
   std::vector<uint8_t> write() const;
 
  private:
@@ -61,6 +65,11 @@ class ElfWriter {
   std::vector<ElfSectionSpec> sections_;
   std::vector<Sym> symbols_;  // in insertion order; written locals first
   std::vector<Rela> relas_;
+  struct Seg {
+    uint32_t type, flags, section;
+    uint64_t size;
+  };
+  std::vector<Seg> segments_;
 };
 
 }  // namespace elfmeta::synth

@@ -1,0 +1,309 @@
+// Every SFrame rule has an input that makes exactly it fire: a generated
+// section (raw, in an object, or linked) with one thing broken. Valid
+// sections of every version, byte order and ABI are clean and read back as
+// they were planned.
+#include <gtest/gtest.h>
+
+#include <elf.h>
+
+#include <cstring>
+#include <functional>
+#include <set>
+
+#include "core/diagnostic.h"
+#include "core/rule.h"
+#include "input/artifact.h"
+#include "sframe/sframe_rules.h"
+#include "sframe/sframe_table.h"
+#include "sframe/verifier.h"
+#include "synth/sframe_builder.h"
+
+namespace elfmeta::testing {
+namespace {
+
+using synth::SframeFile;
+using synth::SframePlan;
+
+struct Fired {
+  std::set<std::string> rules;
+  std::string listing;
+  size_t errors = 0;
+};
+
+Fired check_bytes(std::vector<uint8_t> bytes, uint32_t consumer = kNoConsumer) {
+  auto opened = input::open_bytes("case", std::move(bytes));
+  EXPECT_TRUE(opened.artifact) << opened.error;
+  Fired out;
+  if (!opened.artifact) return out;
+  DiagnosticList list;
+  const auto result = sframe::check_sframe(*opened.artifact, sframe::SframeOptions{consumer}, list);
+  EXPECT_TRUE(result.present);
+  for (const auto& d : list.items()) {
+    if (d.rule) out.rules.insert(std::string(d.rule->id));
+    out.listing += d.message + (d.rule ? " [" + std::string(d.rule->id) + "]\n" : "\n");
+  }
+  out.errors = result.errors;
+  return out;
+}
+
+Fired check_plan(const SframePlan& p, SframeFile kind, uint32_t consumer = kNoConsumer) {
+  return check_bytes(kind == SframeFile::Raw ? synth::encode_sframe(p, kind).bytes : synth::sframe_elf(p, kind), consumer);
+}
+
+// The generated file with one section header or program header edited.
+std::vector<uint8_t> edit_shdr(std::vector<uint8_t> elf, const std::string& name, const std::function<void(Elf64_Shdr&)>& edit) {
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  Elf64_Shdr names;
+  std::memcpy(&names, elf.data() + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof names);
+  for (size_t i = 1; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh;
+    uint8_t* at = elf.data() + eh.e_shoff + i * sizeof(Elf64_Shdr);
+    std::memcpy(&sh, at, sizeof sh);
+    if (name != reinterpret_cast<const char*>(elf.data() + names.sh_offset + sh.sh_name)) continue;
+    edit(sh);
+    std::memcpy(at, &sh, sizeof sh);
+  }
+  return elf;
+}
+
+std::vector<uint8_t> edit_phdr(std::vector<uint8_t> elf, uint32_t type, const std::function<void(Elf64_Phdr&)>& edit) {
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, elf.data(), sizeof eh);
+  for (size_t i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    uint8_t* at = elf.data() + eh.e_phoff + i * sizeof(Elf64_Phdr);
+    std::memcpy(&ph, at, sizeof ph);
+    if (ph.p_type != type) continue;
+    edit(ph);
+    std::memcpy(at, &ph, sizeof ph);
+  }
+  return elf;
+}
+
+constexpr uint32_t kPtGnuSframe = 0x6474e554;
+
+SframePlan plan(uint8_t version = 2, size_t count = 3) { return synth::typical_sframe(version, sframe::kAmd64Le, count); }
+
+// ------------------------------------------------------------ valid sections
+
+struct Variant {
+  uint8_t version;
+  Endian endian;
+  uint8_t abi;
+};
+
+class ValidSframe : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(ValidSframe, IsCleanAndReadsBackAsPlanned) {
+  const Variant v = GetParam();
+  SframePlan p = synth::typical_sframe(v.version, v.abi, 5);
+  p.endian = v.endian;
+  std::vector<SframeFile> kinds{SframeFile::Raw};
+  if (v.endian == Endian::Little) kinds = {SframeFile::Raw, SframeFile::Object, SframeFile::Linked};
+  for (SframeFile kind : kinds) {
+    const auto bytes = kind == SframeFile::Raw ? synth::encode_sframe(p, kind).bytes : synth::sframe_elf(p, kind);
+    const Fired fired = check_bytes(bytes);
+    EXPECT_TRUE(fired.rules.empty()) << int(kind) << ":\n" << fired.listing;
+    auto opened = input::open_bytes("valid", bytes);
+    ASSERT_TRUE(opened.artifact);
+    DiagnosticList discard;
+    sframe::SframeFindings f("valid", discard, kNoConsumer);
+    const auto t = sframe::read_sframe(*opened.artifact, f);
+    ASSERT_TRUE(t && t->usable);
+    EXPECT_EQ(t->bytes.endian(), v.endian);
+    ASSERT_EQ(t->fdes.size(), p.fdes.size());
+    for (size_t i = 0; i < p.fdes.size(); ++i) {
+      const auto& b = t->blocks[i];
+      ASSERT_EQ(b.count, p.fdes[i].fres.size());
+      EXPECT_EQ(t->fdes[i].size, p.fdes[i].size);
+      EXPECT_TRUE(t->starts[i].resolved);
+      // Objects give the offset in .text; linked files and raw sections the address.
+      EXPECT_EQ(t->starts[i].address, (kind == SframeFile::Object ? 0 : p.text_addr) + p.fdes[i].offset);
+      for (size_t k = 0; k < b.count; ++k) {
+        const auto& fre = t->fres[b.first + k];
+        const auto& want = p.fdes[i].fres[k];
+        EXPECT_EQ(fre.start, want.start);
+        EXPECT_EQ(fre.base_sp(), want.base_sp);
+        ASSERT_EQ(fre.count(), want.words.size());
+        for (size_t w = 0; w < want.words.size(); ++w) EXPECT_EQ(fre.words[w], want.words[w]);
+      }
+    }
+    // encode(parse(x)) == x: the section's bytes are exactly the plan's.
+    const auto* section = opened.artifact->section(".sframe");
+    const auto raw = section ? section->data : opened.artifact->raw;
+    const auto again = synth::encode_sframe(p, kind).bytes;
+    EXPECT_TRUE(std::equal(raw.begin(), raw.end(), again.begin(), again.end()));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryVersionOrderAndAbi, ValidSframe,
+    ::testing::Values(Variant{1, Endian::Little, sframe::kAmd64Le}, Variant{2, Endian::Little, sframe::kAmd64Le},
+                      Variant{3, Endian::Little, sframe::kAmd64Le}, Variant{1, Endian::Little, sframe::kAarch64Le},
+                      Variant{2, Endian::Little, sframe::kAarch64Le}, Variant{3, Endian::Little, sframe::kAarch64Le},
+                      Variant{1, Endian::Big, sframe::kAarch64Be}, Variant{2, Endian::Big, sframe::kAarch64Be},
+                      Variant{3, Endian::Big, sframe::kAarch64Be}, Variant{2, Endian::Big, sframe::kS390xBe}),
+    [](const auto& info) {
+      std::string name = "v" + std::to_string(info.param.version) + "_" + std::string(sframe::abi_name(info.param.abi)) +
+                         "_" + (info.param.endian == Endian::Big ? "be" : "le");
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+// ---------------------------------------------------------------- rule cases
+
+struct RuleCase {
+  std::string_view rule;
+  std::function<Fired()> make;
+  std::set<std::string> also = {};
+};
+
+Fired patched(SframePlan p, SframeFile kind, const std::function<void(std::vector<uint8_t>&, const synth::SframeBytes&)>& edit) {
+  auto s = synth::encode_sframe(p, kind);
+  if (kind == SframeFile::Raw) {
+    edit(s.bytes, s);
+    return check_bytes(s.bytes);
+  }
+  auto elf = synth::sframe_elf(p, kind);
+  // The section's bytes are in the file as encoded: find and edit them there.
+  auto at = std::search(elf.begin(), elf.end(), s.bytes.begin(), s.bytes.end());
+  EXPECT_NE(at, elf.end());
+  std::vector<uint8_t> copy = s.bytes;
+  edit(copy, s);
+  std::copy(copy.begin(), copy.begin() + static_cast<std::ptrdiff_t>(std::min(copy.size(), s.bytes.size())), at);
+  return check_bytes(elf);
+}
+
+const std::vector<RuleCase>& cases() {
+  static const std::vector<RuleCase> all = {
+      {"SFRAME-HDR-001", [] { return patched(plan(), SframeFile::Raw, [](auto& b, auto&) { b.resize(40); b[7] = 200; }); }},
+      {"SFRAME-HDR-002", [] {
+         auto p = plan();
+         return patched(p, SframeFile::Linked, [](auto& b, auto&) { b[0] = 0x12; });
+       }},
+      {"SFRAME-HDR-003", [] { auto p = plan(); p.abi = sframe::kAarch64Be; p.fixed_ra = 0; return check_plan(p, SframeFile::Raw); }},
+      {"SFRAME-HDR-004", [] { return patched(plan(), SframeFile::Linked, [](auto& b, auto&) { b[2] = 9; }); }},
+      {"SFRAME-HDR-005", [] { auto p = plan(1); p.flags = 0x5; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-006", [] { auto p = plan(); p.abi = 7; return check_plan(p, SframeFile::Raw); }},
+      {"SFRAME-HDR-007", [] { auto p = plan(); p.fixed_ra = 0; return check_plan(p, SframeFile::Linked); }, {"SFRAME-FRE-009"}},
+      {"SFRAME-HDR-008", [] { auto p = plan(); p.fixed_fp = -16; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-009", [] { auto p = plan(); p.auxhdr_len = 4; return check_plan(p, SframeFile::Raw); }},
+      // The FDE array read one record late: the last "FDE" is FRE bytes.
+      {"SFRAME-HDR-010", [] { auto p = plan(); p.fdeoff = 20; return check_plan(p, SframeFile::Raw); },
+       {}},
+      {"SFRAME-HDR-011", [] { auto p = plan(); p.fre_len = 4000; return check_plan(p, SframeFile::Raw); }, {"SFRAME-HDR-014"}},
+      {"SFRAME-HDR-012", [] { auto p = plan(); p.tail = {0, 0, 7}; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-013", [] { auto p = plan(); p.num_fres = 99; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-014", [] { auto p = plan(); p.fdes[1].fre_off = 0; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-015", [] { auto p = plan(); p.fdes.clear(); return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-017", [] { auto p = plan(); p.flags = 0; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-018", [] { auto p = plan(); p.flags = sframe::kFdeSorted; return check_plan(p, SframeFile::Object); }},
+      {"SFRAME-HDR-019", [] { auto p = plan(3); p.flags = sframe::kFdeSorted; return check_plan(p, SframeFile::Raw); }},
+      {"SFRAME-FDE-001", [] { auto p = plan(3); p.fdes[2].fre_off = 500; return check_plan(p, SframeFile::Linked); }, {"SFRAME-HDR-013"}},
+      {"SFRAME-FDE-002", [] { auto p = plan(); p.fdes[1].fre_type = 5; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-003", [] { auto p = plan(3); p.fdes[0].info2 = 3; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-004", [] { auto p = plan(); p.fdes[0].padding = 1; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-005", [] {
+         auto p = plan();
+         p.fdes[0].pc_type = sframe::kPcMask;
+         p.fdes[0].rep_size = 0;
+         p.fdes[0].fres = {p.fdes[0].fres[0]};
+         return check_plan(p, SframeFile::Linked);
+       }},
+      {"SFRAME-FDE-007", [] {
+         return patched(plan(), SframeFile::Linked, [](auto& b, auto& s) { b[s.fde_at[2] + 2] += 0x10; });
+       }},
+      {"SFRAME-FDE-008", [] {
+         auto p = plan();
+         std::swap(p.fdes[0].offset, p.fdes[1].offset);
+         return check_plan(p, SframeFile::Linked);
+       }},
+      {"SFRAME-FDE-009", [] { auto p = plan(); p.fdes[1].offset = 16; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-010", [] { auto p = plan(); p.fdes[1].fres.clear(); return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-011", [] { auto p = plan(); p.fdes[2].fre_off = 4000; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-001", [] { auto p = plan(); p.fdes[2].num_fres = 6; return check_plan(p, SframeFile::Linked); }, {"SFRAME-HDR-013"}},
+      {"SFRAME-FRE-002", [] { auto p = plan(); p.fdes[1].fres[1].size_code = 3; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-003", [] { auto p = plan(); p.fdes[1].fres[1].words = {16, -16, -24}; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-004", [] { auto p = plan(); p.fdes[1].fres[2].start = 1; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-005", [] { auto p = plan(); p.fdes[1].fres[3].start = 30; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-006", [] { auto p = plan(); p.fdes[1].fres[0].start = 1; p.fdes[1].fres[1].start = 2; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-007", [] {
+         auto p = plan();
+         p.fdes[0].pc_type = sframe::kPcMask;
+         p.fdes[0].rep_size = 16;
+         p.fdes[0].fres[3].start = 17;
+         return check_plan(p, SframeFile::Linked);
+       }},
+      {"SFRAME-FRE-008", [] { auto p = plan(1); p.fdes[0].fres[3].words.clear(); return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-009", [] { auto p = plan(); p.fdes[0].fres[0].words = {0}; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-010", [] { auto p = plan(); p.fdes[0].fres[1].mangled_ra = true; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-ELF-001", [] {
+         return check_bytes(edit_shdr(synth::sframe_elf(plan(), SframeFile::Linked), ".sframe",
+                                      [](Elf64_Shdr& sh) { sh.sh_flags |= SHF_WRITE; }));
+       }},
+      {"SFRAME-ELF-002", [] {
+         return check_bytes(edit_phdr(synth::sframe_elf(plan(), SframeFile::Linked), kPtGnuSframe,
+                                      [](Elf64_Phdr& ph) { ph.p_vaddr += 8; }));
+       }},
+      {"SFRAME-ELF-003", [] {
+         auto p = plan();
+         return patched(p, SframeFile::Object, [](auto& b, auto& s) { b[s.fde_at[1]] = 4; });
+       }},
+  };
+  return all;
+}
+
+// The consumer's version: libsframe 2.40 reads v1 only, the kernel v3 only;
+// every rule set (the default) accepts each.
+TEST(SframeConsumer, VersionIsCheckedForTheSelectedReader) {
+  for (uint8_t version : {1, 2, 3}) {
+    const auto p = plan(version);
+    EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
+    const Fired ls = check_plan(p, SframeFile::Linked, kLibsframe), k = check_plan(p, SframeFile::Linked, kSframeKernel);
+    EXPECT_EQ(ls.rules.count("SFRAME-HDR-004"), version != 1u) << ls.listing;
+    EXPECT_EQ(k.rules.count("SFRAME-HDR-004"), version != 3u) << k.listing;
+    EXPECT_EQ(ls.errors, version != 1u ? 1u : 0u) << ls.listing;
+  }
+  // A tie of FDE starts: refused by the kernel only.
+  auto p = plan(3);
+  p.fdes[1].offset = p.fdes[0].offset;
+  p.fdes[0].size = 0;
+  p.fdes[0].fres.resize(1);
+  EXPECT_EQ(check_plan(p, SframeFile::Linked, kSframeKernel).errors, 1u);
+  EXPECT_EQ(check_plan(p, SframeFile::Linked, kLibsframe).errors, 1u);  // version 3 for libsframe 2.40
+  auto v1 = plan(1);
+  v1.fdes[1].offset = v1.fdes[0].offset;
+  v1.fdes[0].size = 0;
+  v1.fdes[0].fres.resize(1);
+  const Fired tie = check_plan(v1, SframeFile::Linked, kLibsframe);
+  EXPECT_EQ(tie.errors, 0u) << tie.listing;
+  EXPECT_TRUE(tie.rules.count("SFRAME-FDE-008")) << tie.listing;
+}
+
+class SframeRuleCase : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(SframeRuleCase, FiresExactlyItsRule) {
+  const auto& all = cases();
+  auto it = std::find_if(all.begin(), all.end(), [&](const RuleCase& c) { return c.rule == GetParam(); });
+  ASSERT_NE(it, all.end());
+  const Fired fired = it->make();
+  EXPECT_TRUE(fired.rules.count(std::string(it->rule))) << it->rule << " did not fire:\n" << fired.listing;
+  for (const auto& r : fired.rules)
+    EXPECT_TRUE(r == it->rule || it->also.count(r)) << it->rule << " also fired " << r << ":\n" << fired.listing;
+}
+
+std::vector<std::string_view> rule_ids() {
+  std::vector<std::string_view> ids;
+  for (const Rule* r : sframe::rules::table()) ids.push_back(r->id);
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, SframeRuleCase, ::testing::ValuesIn(rule_ids()), [](const auto& info) {
+  std::string name(info.param);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
+
+}  // namespace
+}  // namespace elfmeta::testing

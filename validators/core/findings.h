@@ -1,0 +1,48 @@
+// The findings of one artifact's check of one format: diagnostics counted
+// per rule, with at most kPerRuleLimit listed per rule so that a hostile
+// input stays readable (the rest are counted in a closing note). Findings
+// of a rule the selected consumer does not enforce become warnings.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/diagnostic.h"
+
+namespace elfmeta {
+
+class Findings {
+ public:
+  Findings(std::string artifact, DiagnosticSink& sink, uint32_t consumer = kNoConsumer)
+      : artifact_(std::move(artifact)), sink_(sink), consumer_(consumer) {}
+
+  static constexpr size_t kPerRuleLimit = 100;
+
+  // `enforced_by`: the consumers that refuse this particular finding, where
+  // that is narrower than the rule's (a tie of FDE starts refuses only the
+  // kernel's stricter order); `severity` likewise.
+  void emit(const Rule& rule, Location loc, std::string message, std::optional<Severity> severity = std::nullopt,
+            std::optional<uint32_t> enforced_by = std::nullopt);
+  // A note that is not a finding (missing context, counts of benign cases).
+  void note(std::string section, std::string message);
+  // Reports the findings left unlisted; call once at the end.
+  void finish(const std::string& section);
+
+  const std::string& artifact() const { return artifact_; }
+  size_t errors() const { return errors_; }
+  size_t findings() const { return findings_; }
+  size_t count(const Rule& rule) const {
+    auto it = per_rule_.find(&rule);
+    return it == per_rule_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::string artifact_;
+  DiagnosticSink& sink_;
+  uint32_t consumer_;
+  size_t errors_ = 0;
+  size_t findings_ = 0;
+  std::map<const Rule*, size_t> per_rule_;
+};
+
+}  // namespace elfmeta

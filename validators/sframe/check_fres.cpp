@@ -1,0 +1,69 @@
+// SFRAME-FRE-*: the FREs of each FDE.
+#include "core/text.h"
+#include "sframe/sframe_checks.h"
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe {
+namespace {
+
+bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
+
+// Word counts a default FDE may use: CFA, then RA when it is tracked, then FP.
+bool default_shape(const Header& h, uint8_t count) { return count >= 1 && count <= (h.fixed_ra != 0 ? 2 : 3); }
+// FLEX: a CFA pair, RA as nothing, one padding word (only before FP) or a pair, FP as nothing or a pair.
+bool flex_shape(uint8_t count) { return count == 2 || count == 4 || count == 5 || count == 6; }
+
+void check_fre(const SframeTable& t, size_t i, size_t k, const Fre& fre, SframeFindings& f) {
+  const Header& h = t.header;
+  const Fde& d = t.fdes[i];
+  const bool flex = h.version == 3 && (d.info2 & 0x1f) == kFlex;
+  if (fre.count() == 0) {
+    if (!(h.version == 3 || (h.version == 2 && (h.flags & kFuncStartPcrel))))
+      f.at_fre(rules::FRE_008, i, k, fre.at, "no data words in version " + std::to_string(h.version) +
+                                                 (h.version == 2 ? " without FDE_FUNC_START_PCREL" : ""));
+    else if (fre.info != 0)
+      f.at_fre(rules::FRE_008, i, k, fre.at, "outermost FRE with info " + hex(fre.info), Severity::Warning);
+  } else if (flex ? !flex_shape(fre.count()) : !default_shape(h, fre.count())) {
+    f.at_fre(rules::FRE_003, i, k, fre.at, std::to_string(fre.count()) + " data words in a " +
+                                               (flex ? "FLEX" : std::string(abi_name(h.abi))) + " FRE");
+  }
+  if (fre.mangled_ra() && !aarch64(h.abi))
+    f.at_fre(rules::FRE_010, i, k, fre.at, "info " + hex(fre.info) + " on " + std::string(abi_name(h.abi)));
+  if (flex || fre.count() == 0 || h.abi != kAmd64Le) return;
+  if (fre.base_sp() && fre.words[0] < 8)
+    f.at_fre(rules::FRE_009, i, k, fre.at, "CFA at sp" + std::string(fre.words[0] < 0 ? "" : "+") + std::to_string(fre.words[0]));
+  if (fre.count() == 2 && fre.words[1] >= 0)
+    f.at_fre(rules::FRE_009, i, k, fre.at, "FP saved at cfa+" + std::to_string(fre.words[1]));
+}
+
+}  // namespace
+
+void check_fres(const SframeTable& t, SframeFindings& f) {
+  for (size_t i = 0; i < t.fdes.size(); ++i) {
+    const Fde& d = t.fdes[i];
+    const FreRange& b = t.blocks[i];
+    const bool mask = d.pc_type() == kPcMask;
+    // v1 has no block size; its only PC-mask FDEs are AMD64 PLT entries of 16 bytes.
+    const uint32_t block = t.header.version == 1 ? 16 : d.rep_size;
+    for (uint32_t k = 0; k < b.count; ++k) {
+      const Fre& fre = t.fres[b.first + k];
+      check_fre(t, i, k, fre, f);
+      if (k && fre.start <= t.fres[b.first + k - 1].start)
+        f.at_fre(rules::FRE_004, i, k, fre.at, "starts at " + std::to_string(fre.start) + ", FRE " + std::to_string(k - 1) +
+                                                   " at " + std::to_string(t.fres[b.first + k - 1].start));
+      if (mask) {
+        if (block && fre.start >= block)
+          f.at_fre(rules::FRE_007, i, k, fre.at, "starts at " + std::to_string(fre.start) + " in a " +
+                                                     std::to_string(block) + "-byte block");
+        continue;
+      }
+      if (fre.start > d.size)
+        f.at_fre(rules::FRE_005, i, k, fre.at, "starts at " + std::to_string(fre.start) + " in a " + std::to_string(d.size) + "-byte function");
+      else if (fre.start == d.size && d.size)
+        f.at_fre(rules::FRE_005, i, k, fre.at, "starts at the function's end (" + std::to_string(d.size) + ")", Severity::Warning);
+      if (k == 0 && fre.start != 0) f.at_fre(rules::FRE_006, i, k, fre.at, "first FRE starts at " + std::to_string(fre.start));
+    }
+  }
+}
+
+}  // namespace elfmeta::sframe

@@ -1,0 +1,117 @@
+// SFRAME-HDR-*: the header against the ELF file and against the records.
+#include <elf.h>
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "sframe/sframe_checks.h"
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe {
+namespace {
+
+uint8_t defined_flags(uint8_t version) {
+  switch (version) {
+    case 1: return kFdeSorted | kFramePointer;
+    case 2: return kFdeSorted | kFramePointer | kFuncStartPcrel;
+    default: return kFdeSorted | kFuncStartPcrel;
+  }
+}
+
+bool abi_matches_machine(uint8_t abi, uint16_t machine) {
+  switch (machine) {
+    case EM_X86_64: return abi == kAmd64Le;
+    case EM_AARCH64: return abi == kAarch64Be || abi == kAarch64Le;
+    case EM_S390: return abi == kS390xBe;
+    default: return true;  // a machine without an SFrame ABI: HDR-006 has nothing to compare
+  }
+}
+
+void check_identity(const SframeTable& t, uint32_t consumer, SframeFindings& f) {
+  const Header& h = t.header;
+  const bool big = t.bytes.endian() == Endian::Big;
+  const input::Artifact& a = *t.artifact;
+  if (a.kind == input::ArtifactKind::Elf && (a.endian == Endian::Big) != big)
+    f.at_section(rules::HDR_003, 0, std::string("magic in ") + (big ? "big" : "little") + "-endian order in a " +
+                                        (a.endian == Endian::Big ? "big" : "little") + "-endian ELF file");
+  else if (h.abi >= kAarch64Be && h.abi <= kS390xBe && abi_big_endian(h.abi) != big)
+    f.at_section(rules::HDR_003, 4, std::string("magic in ") + (big ? "big" : "little") + "-endian order, ABI " +
+                                        std::string(abi_name(h.abi)));
+  if (consumer & kLibsframe && h.version != 1)
+    f.at_section(rules::HDR_004, 2, "version " + std::to_string(h.version) + ": libsframe 2.40 reads version 1 only",
+                 std::nullopt, kLibsframe);
+  if (consumer & kSframeKernel && h.version != 3)
+    f.at_section(rules::HDR_004, 2, "version " + std::to_string(h.version) + ": the kernel reads version 3 only",
+                 std::nullopt, kSframeKernel);
+  if (h.flags & ~defined_flags(h.version))
+    f.at_section(rules::HDR_005, 3, "flags " + hex(h.flags) + " in version " + std::to_string(h.version));
+  if (h.abi < kAarch64Be || h.abi > kS390xBe)
+    f.at_section(rules::HDR_006, 4, "abi_arch " + std::to_string(h.abi));
+  else if (a.kind == input::ArtifactKind::Elf && !abi_matches_machine(h.abi, a.machine))
+    f.at_section(rules::HDR_006, 4, "abi_arch " + std::string(abi_name(h.abi)) + " in an ELF file for machine " +
+                                        std::to_string(a.machine));
+  const int expected_ra = h.abi == kAmd64Le ? -8 : 0;
+  if (h.abi >= kAarch64Be && h.abi <= kS390xBe && h.fixed_ra != expected_ra)
+    f.at_section(rules::HDR_007, 6, "fixed RA offset " + std::to_string(h.fixed_ra) + " for " +
+                                        std::string(abi_name(h.abi)) + ", which uses " + std::to_string(expected_ra));
+  if (h.fixed_fp != 0) f.at_section(rules::HDR_008, 5, "fixed FP offset " + std::to_string(h.fixed_fp));
+  if (h.auxhdr_len != 0) f.at_section(rules::HDR_009, 7, std::to_string(h.auxhdr_len) + " bytes of auxiliary header");
+  if (h.version == 3 && !(h.flags & kFuncStartPcrel))
+    f.at_section(rules::HDR_019, 3, "flags " + hex(h.flags));
+  if (h.num_fdes == 0 || h.num_fres == 0)
+    f.at_section(rules::HDR_015, 8, std::to_string(h.num_fdes) + " FDEs, " + std::to_string(h.num_fres) + " FREs");
+  if (a.kind == input::ArtifactKind::Elf) {
+    const bool sorted = h.flags & kFdeSorted;
+    if (t.relocatable && sorted) f.at_section(rules::HDR_018, 3, "FDE_SORTED set in a relocatable object");
+    if (!t.relocatable && !sorted && h.num_fdes > 1) f.at_section(rules::HDR_017, 3, "FDE_SORTED clear in a linked file");
+  }
+}
+
+void check_counts(const SframeTable& t, SframeFindings& f) {
+  const Header& h = t.header;
+  if (t.fdes.size() != h.num_fdes) return;  // HDR-010 said why
+  uint64_t fres = 0, bytes = 0;
+  bool complete = true;
+  for (size_t i = 0; i < t.fdes.size(); ++i) {
+    fres += t.fdes[i].num_fres;
+    complete &= t.blocks[i].complete;
+    bytes += t.blocks[i].end - t.blocks[i].begin;
+  }
+  if (h.version != 3 || complete)  // v3 counts live in the records, read only with them
+    if (fres != h.num_fres)
+      f.at_section(rules::HDR_013, 12, "num_fres " + std::to_string(h.num_fres) + ", the FDEs hold " + std::to_string(fres));
+  if (!complete) return;
+  if (bytes != h.fre_len)
+    f.at_section(rules::HDR_014, 16, "fre_len " + std::to_string(h.fre_len) + ", the FRE blocks take " + std::to_string(bytes));
+  std::vector<size_t> order(t.fdes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return t.blocks[x].begin < t.blocks[y].begin; });
+  for (size_t k = 1; k < order.size(); ++k) {
+    const FreRange& a = t.blocks[order[k - 1]];
+    const FreRange& b = t.blocks[order[k]];
+    if (b.begin < a.end && b.end > b.begin && a.end > a.begin)
+      f.at_fde(rules::HDR_014, order[k], t.fdes[order[k]].at,
+               "FRE block [" + std::to_string(b.begin) + ", " + std::to_string(b.end) + ") overlaps FDE " +
+                   std::to_string(order[k - 1]) + "'s [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ")");
+  }
+}
+
+void check_tail(const SframeTable& t, SframeFindings& f) {
+  const uint64_t end = t.fre_base() + t.header.fre_len;
+  if (end >= t.bytes.size()) return;
+  const auto tail = t.bytes.bytes().subspan(static_cast<size_t>(end));
+  const auto nonzero = std::find_if(tail.begin(), tail.end(), [](uint8_t b) { return b != 0; });
+  if (nonzero != tail.end())
+    f.at_section(rules::HDR_012, end + static_cast<uint64_t>(nonzero - tail.begin()),
+                 std::to_string(tail.size()) + " bytes after the FREs, not all zero");
+}
+
+}  // namespace
+
+void check_header(const SframeTable& t, uint32_t consumer, SframeFindings& f) {
+  check_identity(t, consumer, f);
+  check_counts(t, f);
+  check_tail(t, f);
+}
+
+}  // namespace elfmeta::sframe

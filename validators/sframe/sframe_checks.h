@@ -1,0 +1,20 @@
+// The passes of the SFrame check, one per invariant family, over a table
+// read by read_sframe.
+#pragma once
+
+#include "sframe/sframe_findings.h"
+#include "sframe/sframe_table.h"
+
+namespace elfmeta::sframe {
+
+// SFRAME-HDR-*: flags, ABI, fixed offsets, counts and lengths against the
+// records; `consumer` adds the version the selected reader supports.
+void check_header(const SframeTable& t, uint32_t consumer, SframeFindings& f);
+// SFRAME-FDE-*: info bits, block sizes, ranges, order and overlap.
+void check_fdes(const SframeTable& t, SframeFindings& f);
+// SFRAME-FRE-*: word counts, start offsets, plausibility of each FRE.
+void check_fres(const SframeTable& t, SframeFindings& f);
+// SFRAME-ELF-*: the section header and the segment of linked files.
+void check_elf(const SframeTable& t, SframeFindings& f);
+
+}  // namespace elfmeta::sframe

@@ -1,0 +1,78 @@
+// The SFrame format, versions 1 (binutils 2.40), 2 (2.41+) and 3 (2.46):
+// constants, the records as plain values, and their sizes. Fields are read
+// in the byte order of the magic; records are unaligned (17-byte v1 FDEs,
+// byte-aligned FREs), so everything goes through ByteReader.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace elfmeta::sframe {
+
+inline constexpr uint16_t kMagic = 0xdee2;
+inline constexpr uint32_t kHeaderSize = 28;
+inline constexpr uint32_t kV3AttrSize = 5;  // v3: per-function record before its FREs
+
+enum Flag : uint8_t { kFdeSorted = 0x1, kFramePointer = 0x2, kFuncStartPcrel = 0x4 };
+enum Abi : uint8_t { kAarch64Be = 1, kAarch64Le = 2, kAmd64Le = 3, kS390xBe = 4 };
+enum FreType : uint8_t { kAddr1 = 0, kAddr2 = 1, kAddr4 = 2 };
+enum PcType : uint8_t { kPcInc = 0, kPcMask = 1 };
+enum V3Kind : uint8_t { kDefault = 0, kFlex = 1 };  // v3 info2 bits 0-4
+
+struct Header {
+  uint16_t magic = kMagic;
+  uint8_t version = 2, flags = 0, abi = kAmd64Le;
+  int8_t fixed_fp = 0, fixed_ra = -8;
+  uint8_t auxhdr_len = 0;
+  uint32_t num_fdes = 0, num_fres = 0, fre_len = 0, fdeoff = 0, freoff = 0;
+
+  uint64_t end() const { return uint64_t(kHeaderSize) + auxhdr_len; }  // where offsets count from
+};
+
+// The bytes of one FDE (v1/v2), or of a v3 index entry with its attribute
+// record, as stored.
+struct Fde {
+  uint64_t at = 0;         // offset of the FDE in the section
+  int64_t start = 0;       // the start field (s32 in v1/v2, s64 in v3)
+  uint32_t size = 0;       // function size
+  uint32_t fre_off = 0;    // v1/v2: first FRE; v3: the attribute record (from the FRE sub-section)
+  uint32_t num_fres = 0;
+  uint8_t info = 0;
+  uint8_t info2 = 0;       // v3 only: FDE kind
+  uint8_t rep_size = 0;    // v2, v3: PC-mask block size
+  uint16_t padding = 0;    // v2 only
+
+  uint8_t fre_type() const { return info & 0xf; }
+  uint8_t pc_type() const { return info >> 4 & 1; }
+  bool pauth_key_b() const { return info >> 5 & 1; }
+};
+
+inline constexpr uint32_t kMaxWords = 15;
+
+struct Fre {
+  uint64_t at = 0;      // offset of the FRE in the section
+  uint32_t start = 0;   // start offset in the function (PCINC) or block (PCMASK)
+  uint8_t info = 0;
+  std::array<int64_t, kMaxWords> words{};  // sign-extended data words
+
+  bool base_sp() const { return info & 1; }  // else FP
+  uint8_t count() const { return info >> 1 & 0xf; }
+  uint8_t size_code() const { return info >> 5 & 3; }
+  bool mangled_ra() const { return info >> 7 & 1; }
+};
+
+// 17, 20 or 16 bytes; 0 for an unknown version.
+uint32_t fde_size(uint8_t version);
+// Bytes of an FRE start offset: 1, 2, 4; 0 for an invalid FRE type.
+uint32_t start_size(uint8_t fre_type);
+// Bytes of a data word: 1, 2, 4; 0 for size code 3.
+uint32_t word_size(uint8_t size_code);
+
+std::string_view abi_name(uint8_t abi);
+bool abi_big_endian(uint8_t abi);
+// "sp+16 fp@cfa-16" (AMD64 with fixed RA), the state an FRE describes.
+std::string describe(const Fre& f, int8_t fixed_ra, uint8_t abi);
+
+}  // namespace elfmeta::sframe

@@ -1,0 +1,183 @@
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe::rules {
+namespace {
+constexpr uint32_t kLs = kLibsframe;
+constexpr uint32_t kK = kSframeKernel;
+constexpr uint32_t kBoth = kLibsframe | kSframeKernel;
+constexpr uint32_t kLint = kNoConsumer;
+}  // namespace
+
+// ------------------------------------------------------------------ header
+const Rule HDR_001{"SFRAME-HDR-001", Severity::Error, kBoth, "section too small for the SFrame header",
+                   "A section needs the 28-byte header plus auxhdr_len bytes of auxiliary header; readers refuse "
+                   "anything shorter (gas 2.45 once emitted an empty .sframe in a crt object).",
+                   "binutils 2.40", "header doesn't fit in section"};
+const Rule HDR_002{"SFRAME-HDR-002", Severity::Error, kBoth, "no SFrame magic",
+                   "The section must start with 0xdee2 in either byte order; the order of the magic is the order "
+                   "of every other field.",
+                   "binutils 2.40", ""};
+const Rule HDR_003{"SFRAME-HDR-003", Severity::Error, kLint, "byte order disagrees with the ELF file or the ABI",
+                   "The magic's byte order must be the ELF file's (EI_DATA) and the one the ABI implies (AMD64 "
+                   "little-endian, AArch64 id 1 big and 2 little, s390x big). No consumer cross-checks it.",
+                   "", ""};
+const Rule HDR_004{"SFRAME-HDR-004", Severity::Error, kBoth, "SFrame version unknown or not read by the consumer",
+                   "Versions 1 (binutils 2.40), 2 (2.41) and 3 (2.46) exist. libsframe 2.40 reads version 1 only; "
+                   "the kernel's reader version 3 only.",
+                   "binutils 2.40", "bad/unsupported sframe header"};
+const Rule HDR_005{"SFRAME-HDR-005", Severity::Error, kBoth, "undefined header flag",
+                   "Defined flags: v1 FDE_SORTED and FRAME_POINTER; v2 adds FDE_FUNC_START_PCREL (2.45); v3 has "
+                   "FDE_SORTED and FDE_FUNC_START_PCREL only. libsframe 2.40 refuses other bits (reporting it as "
+                   "out of memory).",
+                   "binutils 2.40", ""};
+const Rule HDR_006{"SFRAME-HDR-006", Severity::Error, kLs, "unknown ABI or one that does not match the ELF machine",
+                   "abi_arch is 1/2 (AArch64 BE/LE), 3 (AMD64) or 4 (s390x) and must match e_machine; ld refuses "
+                   "to merge sections of different ABIs.",
+                   "binutils 2.40", ""};
+const Rule HDR_007{"SFRAME-HDR-007", Severity::Error, kLint, "fixed RA offset wrong for the ABI",
+                   "AMD64 keeps the return address at CFA-8 (fixed RA offset -8); AArch64 and s390x track it per "
+                   "FRE (0). Readers pick the FP word by this field, so a wrong value shifts every FP offset.",
+                   "binutils 2.40", ""};
+const Rule HDR_008{"SFRAME-HDR-008", Severity::Warning, kLint, "fixed FP offset set",
+                   "Legal, but no producer writes it; a reader given a fixed FP offset must not find FP words.",
+                   "", ""};
+const Rule HDR_009{"SFRAME-HDR-009", Severity::Error, kK, "auxiliary header present",
+                   "No ABI defines an auxiliary header; the kernel refuses one and libsframe 2.40 misreads FREs "
+                   "after it.",
+                   "", "bad/unsupported sframe header"};
+const Rule HDR_010{"SFRAME-HDR-010", Severity::Error, kBoth, "FDE array outside the section or past the FREs",
+                   "fdeoff must not exceed freoff, and the FDE array (num_fdes records from header end + fdeoff) "
+                   "must end inside the section, at or before the FRE sub-section.",
+                   "binutils 2.40", "inconsistent fde/fre offsets"};
+const Rule HDR_011{"SFRAME-HDR-011", Severity::Error, kK, "FRE sub-section runs past the section",
+                   "header end + freoff + fre_len must be within the section; libsframe 2.40 does not check and "
+                   "reads past its buffer.",
+                   "", ""};
+const Rule HDR_012{"SFRAME-HDR-012", Severity::Warning, kLint, "non-zero bytes after the FRE sub-section",
+                   "Producers leave no tail; libsframe tolerates zero padding only (and 2.40 no padding at all on "
+                   "a foreign-endian section).",
+                   "", ""};
+const Rule HDR_013{"SFRAME-HDR-013", Severity::Error, kLint, "num_fres is not the sum of the FDEs' FRE counts",
+                   "The header's FRE count must equal the sum over the FDEs; tools that trust it print wrong rows.",
+                   "", ""};
+const Rule HDR_014{"SFRAME-HDR-014", Severity::Error, kLint, "fre_len does not match the FRE blocks, or blocks overlap",
+                   "fre_len is the byte length of all FRE blocks (plus the 5-byte attribute records in v3); the "
+                   "blocks of different functions must not share bytes.",
+                   "", ""};
+const Rule HDR_015{"SFRAME-HDR-015", Severity::Warning, kK, "no FDEs or no FREs",
+                   "Valid for libsframe and ld, but the kernel refuses a section without entries.",
+                   "", "no fde/fre entries"};
+const Rule HDR_017{"SFRAME-HDR-017", Severity::Warning, kK, "linked SFrame without FDE_SORTED",
+                   "Lookups binary-search the FDEs; libsframe returns FDE_NOTSORTED and the kernel (before the "
+                   "2026 unsorted-FDE patch) refuses the section.",
+                   "", ""};
+const Rule HDR_018{"SFRAME-HDR-018", Severity::Warning, kLint, "relocatable SFrame claims FDE_SORTED",
+                   "In an object the start fields are relocation placeholders, so sorted means nothing; gas never "
+                   "sets it, ld 2.40 -r does.",
+                   "", ""};
+const Rule HDR_019{"SFRAME-HDR-019", Severity::Error, kK, "version 3 without FDE_FUNC_START_PCREL",
+                   "Version 3 start fields are always relative to the field; libsframe refuses to write such a "
+                   "section and the kernel to read it.",
+                   "binutils 2.46", ""};
+
+// --------------------------------------------------------------------- FDE
+const Rule FDE_001{"SFRAME-FDE-001", Severity::Error, kK, "v3 attribute record outside the FRE sub-section",
+                   "A version 3 function's 5-byte attribute record (FRE count, info bytes, block size) sits at "
+                   "its offset in the FRE sub-section and must lie inside it.",
+                   "binutils 2.46", ""};
+const Rule FDE_002{"SFRAME-FDE-002", Severity::Error, kBoth, "invalid FRE type",
+                   "FRE start offsets are 1, 2 or 4 bytes (types 0, 1, 2); libsframe 2.40 asserts on others.",
+                   "binutils 2.40", ""};
+const Rule FDE_003{"SFRAME-FDE-003", Severity::Error, kK, "invalid v3 FDE kind",
+                   "Version 3 info2 bits 0-4 are DEFAULT (0) or FLEX (1); bits 5-7 are zero.", "binutils 2.46", ""};
+const Rule FDE_004{"SFRAME-FDE-004", Severity::Warning, kLint, "unused FDE bits or padding set",
+                   "Bits 6-7 of the v1/v2 info byte (bit 6 in v3) and the v2 padding are zero; the pauth-key bit "
+                   "means something on AArch64 only.",
+                   "", ""};
+const Rule FDE_005{"SFRAME-FDE-005", Severity::Error, kBoth, "PC-mask FDE with block size 0",
+                   "PC-mask lookups take the PC modulo rep_size; libsframe and the kernel divide without checking "
+                   "(SIGFPE, a divide error). A PC-increment FDE should leave rep_size 0 (warning).",
+                   "binutils 2.41", ""};
+const Rule FDE_007{"SFRAME-FDE-007", Severity::Error, kK, "function range outside the executable code",
+                   "The resolved [start, start + size) must lie inside one executable section (a PF_X segment) "
+                   "without wrapping; the kernel refuses starts outside its text range.",
+                   "", "bad fde"};
+const Rule FDE_008{"SFRAME-FDE-008", Severity::Error, kBoth, "FDEs of a sorted section out of order",
+                   "With FDE_SORTED the resolved starts must not decrease (libsframe binary-searches them); the "
+                   "kernel requires them to increase strictly, so two FDEs with one start are refused there.",
+                   "binutils 2.40", "fde not sorted"};
+const Rule FDE_009{"SFRAME-FDE-009", Severity::Error, kLint, "function ranges overlap",
+                   "Two FDEs covering one PC make lookups depend on order. A size-0 FDE (gas writes one for an "
+                   "empty .cfi_startproc/.cfi_endproc pair) is a warning.",
+                   "", ""};
+const Rule FDE_010{"SFRAME-FDE-010", Severity::Error, kBoth, "FDE without FREs",
+                   "gas never writes one; every PC of the function then has no rule.", "", ""};
+const Rule FDE_011{"SFRAME-FDE-011", Severity::Error, kBoth, "FRE block outside the FRE sub-section",
+                   "fre_off plus the function's FREs must end within fre_len; libsframe 2.40 crashes on a huge "
+                   "fre_off.",
+                   "", "fre goes past end of subsection"};
+
+// --------------------------------------------------------------------- FRE
+const Rule FRE_001{"SFRAME-FRE-001", Severity::Error, kBoth, "FRE runs past the FRE sub-section",
+                   "Every FRE (start offset, info byte, data words) lies within the sub-section.", "",
+                   "fre goes past end of subsection"};
+const Rule FRE_002{"SFRAME-FRE-002", Severity::Error, kBoth, "FRE data-word size code 3",
+                   "Data words are 1, 2 or 4 bytes (codes 0-2); libsframe 2.40's dump reads code 3 as 1 byte.",
+                   "binutils 2.40", ""};
+const Rule FRE_003{"SFRAME-FRE-003", Severity::Error, kBoth, "FRE word count does not fit the ABI",
+                   "AMD64: CFA and optionally FP (1-2 words); AArch64 and s390x: CFA, RA, FP (1-3); v3 FLEX: "
+                   "control/offset pairs. The kernel refuses leftover words.",
+                   "binutils 2.40", "non-zero offset_count after reading fre"};
+const Rule FRE_004{"SFRAME-FRE-004", Severity::Error, kK, "FRE start offsets not strictly increasing",
+                   "Readers scan an FDE's FREs in order and take the last one at or below the PC.", "",
+                   "fre not sorted"};
+const Rule FRE_005{"SFRAME-FRE-005", Severity::Error, kK, "FRE starts past the end of its function",
+                   "A PC-increment FRE's start offset is at most the function size; equal covers nothing "
+                   "(warning; libsframe relaxed an assertion for it, PR 33131).",
+                   "", "fre starts past end of function"};
+const Rule FRE_006{"SFRAME-FRE-006", Severity::Warning, kLint, "first FRE does not start at 0",
+                   "PCs before the first FRE have no rule: lookups there fail.", "", ""};
+const Rule FRE_007{"SFRAME-FRE-007", Severity::Error, kLint, "PC-mask FRE starts beyond its block",
+                   "In a PC-mask FDE start offsets are taken modulo the block size (rep_size; 16 for v1 AMD64 PLT "
+                   "entries) and must be below it.",
+                   "", ""};
+const Rule FRE_008{"SFRAME-FRE-008", Severity::Error, kBoth, "FRE without data words before it was defined",
+                   "A count-0 FRE (RA undefined: the outermost frame) exists from binutils 2.45 (version 2 with "
+                   "FDE_FUNC_START_PCREL) and in version 3; earlier readers refuse it.",
+                   "binutils 2.45", "zero offset_count or size in fre info"};
+const Rule FRE_009{"SFRAME-FRE-009", Severity::Warning, kLint, "implausible CFA or save offsets",
+                   "On AMD64 an SP-based CFA is at least SP+8 and saved FP/RA slots lie below the CFA. An "
+                   "SP-based CFA of 0 or less is the mark of gas 2.40 encoding a CFA in another register as SP.",
+                   "", ""};
+const Rule FRE_010{"SFRAME-FRE-010", Severity::Warning, kLint, "mangled-RA bit outside AArch64",
+                   "Bit 7 of the FRE info byte means a signed return address on AArch64 and nothing elsewhere.",
+                   "", ""};
+
+// --------------------------------------------------------------------- ELF
+const Rule ELF_001{"SFRAME-ELF-001", Severity::Error, kLint, ".sframe with the wrong type, flags or alignment",
+                   "SHT_PROGBITS (SHT_GNU_SFRAME from 2.45), SHF_ALLOC only, aligned to at least 4 (gas uses 8); "
+                   "and at most one .sframe.",
+                   "", ""};
+const Rule ELF_002{"SFRAME-ELF-002", Severity::Error, kK, "PT_GNU_SFRAME missing or not the .sframe section",
+                   "A linked file with a non-empty .sframe needs PT_GNU_SFRAME at the section's address and "
+                   "offset. A segment larger than the section is a warning: ld 2.40 sizes it as the sum of its "
+                   "inputs.",
+                   "binutils 2.40", ""};
+const Rule ELF_003{"SFRAME-ELF-003", Severity::Error, kLint, "FDE start relocation missing or malformed",
+                   "In an object every FDE's start field gets one PC-relative relocation (R_X86_64_PC32, "
+                   "R_AARCH64_PREL32; 64-bit in v3) against code, with the field's bytes zero; ld takes the i-th "
+                   "relocation for the i-th FDE.",
+                   "binutils 2.40", ""};
+
+namespace {
+constexpr const Rule* kTable[] = {
+    &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
+    &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_017, &HDR_018, &HDR_019, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
+    &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003,
+};
+}  // namespace
+
+std::span<const Rule* const> table() { return kTable; }
+
+}  // namespace elfmeta::sframe::rules

@@ -1,0 +1,276 @@
+#include "sframe/sframe_table.h"
+
+#include <elf.h>
+
+#include "core/text.h"
+#include "input/relocations.h"
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe {
+namespace {
+
+constexpr uint32_t kR_X86_64_PC64 = 24, kR_AARCH64_PREL64 = 260, kR_AARCH64_PREL32 = 261;
+
+class Reader {
+ public:
+  Reader(const input::Artifact& a, SframeFindings& f) : a_(a), f_(f) {}
+
+  std::optional<SframeTable> run() {
+    std::span<const uint8_t> data;
+    if (a_.kind == input::ArtifactKind::RawSframe) {
+      data = a_.raw;
+    } else if (a_.kind == input::ArtifactKind::Elf) {
+      t_.section = a_.section(".sframe");
+      if (!t_.section) return std::nullopt;
+      data = t_.section->data;
+      t_.relocatable = a_.elf_type == ET_REL;
+      t_.addr = t_.relocatable ? 0 : t_.section->addr;
+    } else {
+      return std::nullopt;
+    }
+    t_.artifact = &a_;
+    if (!read_header(data)) return std::move(t_);
+    t_.usable = true;
+    read_fdes();
+    read_fres();
+    resolve_starts();
+    return std::move(t_);
+  }
+
+ private:
+  bool read_header(std::span<const uint8_t> data) {
+    if (data.size() < 2 || !((data[0] == 0xe2 && data[1] == 0xde) || (data[0] == 0xde && data[1] == 0xe2))) {
+      f_.at_section(rules::HDR_002, 0, data.size() < 2 ? "section of " + std::to_string(data.size()) + " bytes"
+                                                       : "starts with " + hex_bytes(data.subspan(0, 2)));
+      return false;
+    }
+    const Endian endian = data[0] == 0xe2 ? Endian::Little : Endian::Big;
+    t_.bytes = ByteReader(data, endian);
+    if (data.size() < kHeaderSize) {
+      f_.at_section(rules::HDR_001, 0, std::to_string(data.size()) + " bytes, the header needs 28");
+      return false;
+    }
+    const ByteReader& r = t_.bytes;
+    Header& h = t_.header;
+    h.magic = r.at<uint16_t>(0);
+    h.version = r.at<uint8_t>(2);
+    h.flags = r.at<uint8_t>(3);
+    h.abi = r.at<uint8_t>(4);
+    h.fixed_fp = r.at<int8_t>(5);
+    h.fixed_ra = r.at<int8_t>(6);
+    h.auxhdr_len = r.at<uint8_t>(7);
+    h.num_fdes = r.at<uint32_t>(8);
+    h.num_fres = r.at<uint32_t>(12);
+    h.fre_len = r.at<uint32_t>(16);
+    h.fdeoff = r.at<uint32_t>(20);
+    h.freoff = r.at<uint32_t>(24);
+    if (data.size() < h.end()) {
+      f_.at_section(rules::HDR_001, 7, std::to_string(data.size()) + " bytes, the header with " +
+                                           std::to_string(h.auxhdr_len) + " bytes of auxiliary header needs " +
+                                           std::to_string(h.end()));
+      return false;
+    }
+    if (!fde_size(h.version)) {
+      f_.at_section(rules::HDR_004, 2, "version " + std::to_string(h.version) + " (known: 1, 2, 3)");
+      return false;
+    }
+    return true;
+  }
+
+  void read_fdes() {
+    const Header& h = t_.header;
+    const uint64_t size = t_.bytes.size(), stride = fde_size(h.version);
+    const uint64_t begin = h.end() + h.fdeoff, end = begin + uint64_t(h.num_fdes) * stride;  // no overflow in u64
+    if (h.fdeoff > h.freoff || end > h.end() + h.freoff || end > size) {
+      f_.at_section(rules::HDR_010, 20,
+                    "fdeoff " + std::to_string(h.fdeoff) + ", " + std::to_string(h.num_fdes) + " FDEs of " +
+                        std::to_string(stride) + " bytes end at " + std::to_string(end) + "; freoff " +
+                        std::to_string(h.freoff) + ", section " + std::to_string(size) + " bytes");
+      return;  // the records cannot be told apart from the FREs: reading them would report noise
+    }
+    const uint64_t readable = std::min<uint64_t>(h.num_fdes, (size - begin) / stride);
+    t_.fdes.reserve(static_cast<size_t>(readable));
+    const ByteReader& r = t_.bytes;
+    for (uint64_t i = 0; i < readable; ++i) {
+      Fde d;
+      d.at = begin + i * stride;
+      if (h.version == 3) {
+        d.start = r.at<int64_t>(d.at);
+        d.size = r.at<uint32_t>(d.at + 8);
+        d.fre_off = r.at<uint32_t>(d.at + 12);
+      } else {
+        d.start = r.at<int32_t>(d.at);
+        d.size = r.at<uint32_t>(d.at + 4);
+        d.fre_off = r.at<uint32_t>(d.at + 8);
+        d.num_fres = r.at<uint32_t>(d.at + 12);
+        d.info = r.at<uint8_t>(d.at + 16);
+        if (h.version == 2) {
+          d.rep_size = r.at<uint8_t>(d.at + 17);
+          d.padding = r.at<uint16_t>(d.at + 18);
+        }
+      }
+      t_.fdes.push_back(d);
+    }
+  }
+
+  // The FRE sub-section as far as it lies in the section.
+  uint64_t fre_end() const {
+    return std::min<uint64_t>(t_.fre_base() + t_.header.fre_len, t_.bytes.size());
+  }
+
+  void read_fres() {
+    const Header& h = t_.header;
+    const uint64_t base = t_.fre_base(), declared_end = base + h.fre_len;
+    if (declared_end > t_.bytes.size())
+      f_.at_section(rules::HDR_011, 16,
+                    "FREs from " + std::to_string(base) + " for " + std::to_string(h.fre_len) + " bytes, the section has " +
+                        std::to_string(t_.bytes.size()));
+    const uint64_t end = fre_end();
+    t_.blocks.resize(t_.fdes.size());
+    for (size_t i = 0; i < t_.fdes.size(); ++i) read_block(i, base, end);
+  }
+
+  void read_block(size_t i, uint64_t base, uint64_t end) {
+    Fde& d = t_.fdes[i];
+    FreRange& b = t_.blocks[i];
+    b.first = static_cast<uint32_t>(t_.fres.size());
+    uint64_t at = base + d.fre_off;
+    b.begin = at;
+    b.end = at;
+    const ByteReader& r = t_.bytes;
+    if (t_.header.version == 3) {
+      if (at + kV3AttrSize > end) {
+        f_.at_fde(rules::FDE_001, i, d.at + 12, "attribute record at FRE offset " + std::to_string(d.fre_off) +
+                                                     " is outside the " + std::to_string(t_.header.fre_len) +
+                                                     "-byte FRE sub-section");
+        return;
+      }
+      d.num_fres = r.at<uint16_t>(at);
+      d.info = r.at<uint8_t>(at + 2);
+      d.info2 = r.at<uint8_t>(at + 3);
+      d.rep_size = r.at<uint8_t>(at + 4);
+      at += kV3AttrSize;
+      b.end = at;
+    }
+    const uint32_t addr_size = start_size(d.fre_type());
+    if (!addr_size) {
+      f_.at_fde(rules::FDE_002, i, d.at, "FRE type " + std::to_string(d.fre_type()) + " (info " + hex(d.info) + ")");
+      return;
+    }
+    if (at > end && d.num_fres) {
+      f_.at_fde(rules::FDE_011, i, d.at, "FREs at offset " + std::to_string(d.fre_off) + " of a " +
+                                              std::to_string(t_.header.fre_len) + "-byte FRE sub-section");
+      return;
+    }
+    for (uint32_t k = 0; k < d.num_fres; ++k) {
+      if (at + addr_size + 1 > end) {
+        overrun(i, k, at, end);
+        return;
+      }
+      Fre fre;
+      fre.at = at;
+      fre.start = addr_size == 1 ? r.at<uint8_t>(at) : addr_size == 2 ? r.at<uint16_t>(at) : r.at<uint32_t>(at);
+      fre.info = r.at<uint8_t>(at + addr_size);
+      const uint32_t ws = word_size(fre.size_code());
+      if (!ws) {
+        f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(fre.info) + ": size code 3");
+        return;
+      }
+      const uint64_t next = at + addr_size + 1 + uint64_t(fre.count()) * ws;
+      if (next > end) {
+        overrun(i, k, at, end);
+        return;
+      }
+      for (uint32_t w = 0; w < fre.count(); ++w) {
+        const uint64_t p = at + addr_size + 1 + uint64_t(w) * ws;
+        fre.words[w] = ws == 1 ? r.at<int8_t>(p) : ws == 2 ? r.at<int16_t>(p) : r.at<int32_t>(p);
+      }
+      t_.fres.push_back(fre);
+      ++b.count;
+      at = next;
+      b.end = at;
+    }
+    b.complete = true;
+  }
+
+  void overrun(size_t i, uint32_t k, uint64_t at, uint64_t end) {
+    const bool first = k == 0 && t_.header.version != 3;
+    const Rule& rule = first ? rules::FDE_011 : rules::FRE_001;
+    const std::string what = "FRE " + std::to_string(k) + " of " + std::to_string(t_.fdes[i].num_fres) + " at " +
+                             std::to_string(at) + " runs past the FRE sub-section's end at " + std::to_string(end);
+    if (first)
+      f_.at_fde(rule, i, t_.fdes[i].at, what);
+    else
+      f_.at_fre(rule, i, k, at, what);
+  }
+
+  void resolve_starts() {
+    t_.starts.resize(t_.fdes.size());
+    if (t_.relocatable) {
+      resolve_relocated();
+      return;
+    }
+    for (size_t i = 0; i < t_.fdes.size(); ++i) {
+      const Fde& d = t_.fdes[i];
+      // v3 and the PCREL flag: from the field; v1/v2 before 2.45: from the section.
+      const uint64_t from = t_.addr + (t_.pc_relative() ? d.at : 0);
+      t_.starts[i] = {true, from + static_cast<uint64_t>(d.start), 0};
+    }
+  }
+
+  // ET_REL: FDE i's start field is patched by one PC-relative relocation
+  // against the code (ld uses the i-th relocation for the i-th FDE).
+  void resolve_relocated() {
+    const auto sets = input::relocations_for(a_, *t_.section);
+    const bool v3 = t_.header.version == 3;
+    const uint32_t want = a_.machine == EM_AARCH64 ? (v3 ? kR_AARCH64_PREL64 : kR_AARCH64_PREL32)
+                                                   : (v3 ? kR_X86_64_PC64 : input::kR_X86_64_PC32);
+    if (sets.empty()) {
+      if (!t_.fdes.empty())
+        f_.at_section(rules::ELF_003, std::nullopt, "no .rela.sframe: no FDE start is relocated");
+      return;
+    }
+    const auto& rs = sets.front();
+    std::vector<uint32_t> per_fde(t_.fdes.size(), 0);
+    const uint64_t first = t_.header.end() + t_.header.fdeoff, stride = fde_size(t_.header.version);
+    auto fde_at = [&](uint64_t offset) -> std::optional<size_t> {
+      if (offset < first || (offset - first) % stride || (offset - first) / stride >= t_.fdes.size()) return std::nullopt;
+      return static_cast<size_t>((offset - first) / stride);
+    };
+    for (const auto& r : rs.relocations) {
+      const std::optional<size_t> i = fde_at(r.offset);
+      if (!i) {
+        f_.at_section(rules::ELF_003, r.offset, "relocation at .sframe+" + hex(r.offset) + " is not on an FDE start field");
+        continue;
+      }
+      if (++per_fde[*i] > 1) {
+        f_.at_fde(rules::ELF_003, *i, r.offset, "a second relocation for this FDE's start");
+        t_.starts[*i].resolved = false;
+        continue;
+      }
+      if (r.type != want)
+        f_.at_fde(rules::ELF_003, *i, r.offset, "relocation type " + std::to_string(r.type) + ", not " + std::to_string(want));
+      if (t_.fdes[*i].start != 0)
+        f_.at_fde(rules::ELF_003, *i, r.offset, "start field holds " + std::to_string(t_.fdes[*i].start) + " under its relocation");
+      const auto sym = rs.symtab ? input::elf_symbol(a_, *rs.symtab, r.symbol) : std::nullopt;
+      const input::Section* target = sym ? a_.section_at(sym->section) : nullptr;
+      if (!sym || !target || !(target->flags & SHF_EXECINSTR)) {
+        f_.at_fde(rules::ELF_003, *i, r.offset, "relocation target is not in an executable section");
+        continue;
+      }
+      t_.starts[*i] = {true, sym->value + static_cast<uint64_t>(r.addend), target->index};
+    }
+    for (size_t i = 0; i < per_fde.size(); ++i)
+      if (!per_fde[i]) f_.at_fde(rules::ELF_003, i, t_.fdes[i].at, "no relocation for this FDE's start");
+  }
+
+  const input::Artifact& a_;
+  SframeFindings& f_;
+  SframeTable t_;
+};
+
+}  // namespace
+
+std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f) { return Reader(a, f).run(); }
+
+}  // namespace elfmeta::sframe

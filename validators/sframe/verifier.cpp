@@ -1,0 +1,47 @@
+#include "sframe/verifier.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "input/symbols.h"
+#include "sframe/sframe_checks.h"
+
+namespace elfmeta::sframe {
+
+SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options, DiagnosticSink& sink) {
+  SframeCheck out;
+  SframeFindings f(a.name, sink, options.consumer, a.kind == input::ArtifactKind::RawSframe ? "(raw SFrame)" : ".sframe");
+  const auto table = read_sframe(a, f);
+  if (!table) return out;
+  out.present = true;
+  const SframeTable& t = *table;
+  // FDEs are named by the function symbol at their start, when there is one.
+  const auto symbols = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
+  f.describe_fde = [&](size_t i) -> std::string {
+    if (i >= t.starts.size() || !t.starts[i].resolved) return "";
+    const FunctionStart& s = t.starts[i];
+    if (symbols) {
+      const auto& all = symbols->symbols();
+      auto it = std::lower_bound(all.begin(), all.end(), s.address,
+                                 [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
+      for (; it != all.end() && it->address == s.address; ++it)
+        if (it->function() && (!t.relocatable || it->section == s.section)) return it->name;
+    }
+    return "pc " + hex(s.address);
+  };
+  if (t.usable) {
+    out.version = t.header.version;
+    check_header(t, options.consumer, f);
+    check_fdes(t, f);
+    check_fres(t, f);
+  }
+  check_elf(t, f);
+  f.finish();
+  out.fdes = t.fdes.size();
+  out.fres = t.fres.size();
+  out.errors = f.errors();
+  out.findings = f.findings();
+  return out;
+}
+
+}  // namespace elfmeta::sframe

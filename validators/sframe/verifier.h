@@ -1,0 +1,26 @@
+// The whole SFrame check of one artifact: read the section, then every
+// family of rules.
+#pragma once
+
+#include "core/diagnostic.h"
+#include "input/artifact.h"
+
+namespace elfmeta::sframe {
+
+struct SframeOptions {
+  // kLibsframe, kSframeKernel, or kNoConsumer for every rule: findings of
+  // rules the consumer does not enforce become warnings, and the version
+  // it reads is checked.
+  uint32_t consumer = kNoConsumer;
+};
+
+struct SframeCheck {
+  bool present = false;
+  uint8_t version = 0;
+  size_t fdes = 0, fres = 0;
+  size_t errors = 0, findings = 0;
+};
+
+SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options, DiagnosticSink& sink);
+
+}  // namespace elfmeta::sframe
