@@ -7,11 +7,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <tuple>
 #include <map>
 #include <set>
 
 #include "core/diagnostic.h"
 #include "input/artifact.h"
+#include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
 
 namespace elfmeta::testing {
@@ -73,8 +76,12 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
     EXPECT_EQ(r.check.version, 1) << name;
     EXPECT_GE(r.check.fdes, linked ? 5u : 2u) << name;
     EXPECT_EQ(r.check.errors, 0u) << name << ":\n" << r.listing;
+    // crt1.o's _start has CFI and was not assembled with --gsframe.
     for (const auto& [rule, count] : r.rules)
-      EXPECT_TRUE(linked && rule == "SFRAME-ELF-002") << name << ": unexpected " << rule << ":\n" << r.listing;
+      EXPECT_TRUE(linked && (rule == "SFRAME-ELF-002" || (rule == "SFRAME-ELF-007" && count == 1 &&
+                                                          r.listing.find("_start at") != std::string::npos)))
+          << name << ": unexpected " << rule << ":\n" << r.listing;
+    EXPECT_EQ(r.check.cfi_checked, linked) << name;
     // ld 2.40: the segment is larger than the merged section, in every link.
     if (linked) {
       EXPECT_EQ(r.rules.count("SFRAME-ELF-002"), 1u) << name << ":\n" << r.listing;
@@ -105,16 +112,62 @@ TEST_F(GasDefects, AreFoundAsTheSpecDescribes) {
   ASSERT_EQ(run("gcc -shared " + o.string() + " -o " + so.string()), 0);
   const Result obj = check_file(o);
   EXPECT_EQ(obj.check.errors, 0u) << obj.listing;
-  EXPECT_EQ(obj.rules.count("SFRAME-FRE-009"), 1u) << obj.listing;
-  EXPECT_EQ(obj.rules.count("SFRAME-FDE-009"), 1u) << obj.listing;
-  // Every rule (the default) counts the kernel's refusal of the tie; what
-  // libsframe reads has no error.
+  EXPECT_EQ(obj.rules, (std::map<std::string, size_t>{{"SFRAME-FRE-009", 1}, {"SFRAME-FDE-009", 1}})) << obj.listing;
+  // Linked: the DWARF CFI shows what gas got wrong, one finding each. Every
+  // rule (the default) also counts the kernel's refusal of the tie; what
+  // libsframe reads has no error (the CFI rules are no reader's).
   const Result linked = check_file(so);
-  EXPECT_EQ(linked.check.errors, 1u) << linked.listing;
-  EXPECT_EQ(linked.rules.count("SFRAME-FDE-008"), 1u) << linked.listing;
+  EXPECT_EQ(linked.check.errors, 4u) << linked.listing;
+  EXPECT_EQ(linked.rules, (std::map<std::string, size_t>{{"SFRAME-FDE-008", 1},
+                                                         {"SFRAME-FDE-009", 1},
+                                                         {"SFRAME-FRE-009", 1},
+                                                         {"SFRAME-CFI-001", 1},
+                                                         {"SFRAME-CFI-003", 1},
+                                                         {"SFRAME-CFI-004", 1},
+                                                         {"SFRAME-ELF-007", 1},
+                                                         {"SFRAME-ELF-002", 1}}))
+      << linked.listing;
+  EXPECT_NE(linked.listing.find("ra_in_rcx at"), std::string::npos) << linked.listing;
   EXPECT_EQ(check_file(so, kLibsframe).check.errors, 0u);
   const Result kernel = check_file(so, kSframeKernel);
   EXPECT_GE(kernel.check.errors, 2u) << kernel.listing;  // version 1, and the tie
+}
+
+// A real executable with one FRE word changed: the differential finds
+// exactly the rule of what changed.
+class GasMutation : public GasSframe {};
+
+TEST_F(GasMutation, ChangedFreWordsDisagreeWithTheCfi) {
+  const auto exe = dir_ / "exe";
+  ASSERT_EQ(run("gcc -O2 -fno-omit-frame-pointer -Wa,--gsframe " + (kCorpus / "frames.c").string() + " " +
+                (kCorpus / "main.c").string() + " -o " + exe.string()), 0);
+  auto opened = input::open_input(exe.string());
+  ASSERT_TRUE(opened.artifact);
+  DiagnosticList discard;
+  sframe::SframeFindings f("exe", discard, kNoConsumer);
+  const auto t = sframe::read_sframe(*opened.artifact, f);
+  ASSERT_TRUE(t && t->usable);
+  // An FRE with CFA and FP words, 1 byte each (gas's choice for small frames).
+  std::optional<sframe::Fre> target;
+  for (const auto& fre : t->fres)
+    if (fre.count() == 2 && fre.size_code() == 0 && fre.words[1] == -16) target = fre;
+  ASSERT_TRUE(target) << "no FRE saving the frame pointer";
+  const uint64_t word0 = t->section->file_offset + target->at + 1 + 1;  // ADDR1 start, info byte
+  std::vector<uint8_t> file(opened.artifact->content.begin(), opened.artifact->content.end());
+  for (const auto& [word, delta, rule] : {std::tuple{0, 8, "SFRAME-CFI-001"}, std::tuple{1, -8, "SFRAME-CFI-002"}}) {
+    std::vector<uint8_t> mutated = file;
+    mutated[word0 + word] = static_cast<uint8_t>(mutated[word0 + word] + delta);
+    const auto path = dir_ / (std::string("mutated-") + rule);
+    {
+      std::ofstream out(path, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(mutated.data()), static_cast<std::streamsize>(mutated.size()));
+    }
+    const Result r = check_file(path);
+    std::set<std::string> fired;
+    for (const auto& [id, count] : r.rules)
+      if (id != "SFRAME-ELF-002" && id != "SFRAME-ELF-007") fired.insert(id);
+    EXPECT_EQ(fired, std::set<std::string>{rule}) << r.listing;
+  }
 }
 
 }  // namespace

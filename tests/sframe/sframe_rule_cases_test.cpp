@@ -293,10 +293,24 @@ TEST_P(SframeRuleCase, FiresExactlyItsRule) {
     EXPECT_TRUE(r == it->rule || it->also.count(r)) << it->rule << " also fired " << r << ":\n" << fired.listing;
 }
 
+// Rules about agreement with DWARF CFI need .eh_frame: gas_corpus_test.cpp
+// triggers each with what gas 2.40 really writes and with mutated FREs of a
+// real executable.
+const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003",
+                                                  "SFRAME-CFI-004", "SFRAME-ELF-007"};
+
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;
-  for (const Rule* r : sframe::rules::table()) ids.push_back(r->id);
+  for (const Rule* r : sframe::rules::table())
+    if (!kCasesFromGas.count(r->id)) ids.push_back(r->id);
   return ids;
+}
+
+TEST(SframeRules, EveryRuleHasACase) {
+  for (const Rule* r : sframe::rules::table()) {
+    const bool generated = std::any_of(cases().begin(), cases().end(), [&](const RuleCase& c) { return c.rule == r->id; });
+    EXPECT_TRUE(generated || kCasesFromGas.count(r->id)) << r->id << " has no case";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, SframeRuleCase, ::testing::ValuesIn(rule_ids()), [](const auto& info) {

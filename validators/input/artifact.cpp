@@ -164,26 +164,24 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
   return true;
 }
 
+// A blob that is one format's bytes on its own, kept whole.
+OpenResult raw_blob(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uint8_t>> bytes, ArtifactKind kind,
+                    Endian endian) {
+  a->kind = kind;
+  a->raw = a->content = *bytes;
+  a->endian = endian;
+  a->storage.push_back(bytes);
+  return {std::move(a), ""};
+}
+
 OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uint8_t>> bytes, int depth) {
   const std::span<const uint8_t> d(*bytes);
-  if (btf::looks_like_btf(d)) {
-    a->kind = ArtifactKind::RawBtf;
-    a->raw = d;
-    a->content = d;
-    a->endian = d[0] == 0x9f ? Endian::Little : Endian::Big;
-    a->storage.push_back(bytes);
-    return {std::move(a), ""};
-  }
+  if (btf::looks_like_btf(d))
+    return raw_blob(std::move(a), bytes, ArtifactKind::RawBtf, d[0] == 0x9f ? Endian::Little : Endian::Big);
   // A .sframe section on its own: the magic 0xdee2 in either byte order, a
   // version byte, and at least the rest of the 28-byte header.
-  if (d.size() >= 28 && ((d[0] == 0xe2 && d[1] == 0xde) || (d[0] == 0xde && d[1] == 0xe2)) && d[2] >= 1 && d[2] <= 3) {
-    a->kind = ArtifactKind::RawSframe;
-    a->raw = d;
-    a->content = d;
-    a->endian = d[0] == 0xe2 ? Endian::Little : Endian::Big;
-    a->storage.push_back(bytes);
-    return {std::move(a), ""};
-  }
+  if (d.size() >= 28 && ((d[0] == 0xe2 && d[1] == 0xde) || (d[0] == 0xde && d[1] == 0xe2)) && d[2] >= 1 && d[2] <= 3)
+    return raw_blob(std::move(a), bytes, ArtifactKind::RawSframe, d[0] == 0xe2 ? Endian::Little : Endian::Big);
   if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
     std::string error;
     if (!load_elf(*a, bytes, error)) return {nullptr, error};

@@ -16,5 +16,8 @@ void check_fdes(const SframeTable& t, SframeFindings& f);
 void check_fres(const SframeTable& t, SframeFindings& f);
 // SFRAME-ELF-*: the section header and the segment of linked files.
 void check_elf(const SframeTable& t, SframeFindings& f);
+// SFRAME-CFI-* and ELF-007: linked files against their DWARF CFI (libdw);
+// false when there is none to compare with.
+bool check_cfi(const SframeTable& t, SframeFindings& f);
 
 }  // namespace elfmeta::sframe

@@ -169,12 +169,39 @@ const Rule ELF_003{"SFRAME-ELF-003", Severity::Error, kLint, "FDE start relocati
                    "relocation for the i-th FDE.",
                    "binutils 2.40", ""};
 
+const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DWARF CFI but no SFrame FDE",
+                   "Every function .eh_frame describes should have an FDE; gas 2.40 silently leaves out the ones "
+                   "whose CFI it cannot represent (a CFA expression, RA in a register, .cfi_remember_state first), "
+                   "and ld 2.40 writes none for .plt.got.",
+                   "", ""};
+
+// --------------------------------------------------------------------- CFI
+const Rule CFI_001{"SFRAME-CFI-001", Severity::Error, kLint, "CFA differs from the DWARF CFI",
+                   "At every PC of an FDE the CFA base register (SP or FP) and offset must be those of the "
+                   ".eh_frame row there. gas 2.40 writes a CFA in another register (r10) as SP.",
+                   "", ""};
+const Rule CFI_002{"SFRAME-CFI-002", Severity::Error, kLint, "frame pointer rule differs from the DWARF CFI",
+                   "SFrame's FP offset must be where the CFI saves the frame pointer (CFA+k), and no FP word where "
+                   "the CFI keeps it (same value or undefined).",
+                   "", ""};
+const Rule CFI_003{"SFRAME-CFI-003", Severity::Error, kLint, "return address rule differs from the DWARF CFI",
+                   "AMD64's fixed RA offset -8 must be the CFI's RA rule; AArch64's RA word must match the saved "
+                   "x30, and no RA word where the return address stays in LR. gas 2.40 ignores .cfi_offset of "
+                   "the RA column.",
+                   "", ""};
+const Rule CFI_004{"SFRAME-CFI-004", Severity::Error, kLint, "outermost frame not marked",
+                   "Where the CFI says the return address is undefined (_start, thread entry) SFrame needs an "
+                   "FRE without data words (2.45+, version 3) or no FDE; gas 2.40 ignores .cfi_undefined rip and "
+                   "writes RA at CFA-8.",
+                   "", ""};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
     &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_017, &HDR_018, &HDR_019, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
     &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
-    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003, &ELF_007, &CFI_001, &CFI_002,
+    &CFI_003, &CFI_004,
 };
 }  // namespace
 

@@ -24,8 +24,12 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
       const auto& all = symbols->symbols();
       auto it = std::lower_bound(all.begin(), all.end(), s.address,
                                  [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
+      const input::Symbol* named = nullptr;  // of the FDE's size, when several start here
       for (; it != all.end() && it->address == s.address; ++it)
-        if (it->function() && (!t.relocatable || it->section == s.section)) return it->name;
+        if (it->function() && (!t.relocatable || it->section == s.section) &&
+            (!named || (it->size == t.fdes[i].size && named->size != t.fdes[i].size)))
+          named = &*it;
+      if (named) return named->name;
     }
     return "pc " + hex(s.address);
   };
@@ -34,6 +38,7 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
     check_header(t, options.consumer, f);
     check_fdes(t, f);
     check_fres(t, f);
+    if (options.cfi) out.cfi_checked = check_cfi(t, f);
   }
   check_elf(t, f);
   f.finish();

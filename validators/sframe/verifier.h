@@ -12,12 +12,15 @@ struct SframeOptions {
   // rules the consumer does not enforce become warnings, and the version
   // it reads is checked.
   uint32_t consumer = kNoConsumer;
+  // Compare linked files with their DWARF CFI (SFRAME-CFI-*).
+  bool cfi = true;
 };
 
 struct SframeCheck {
   bool present = false;
   uint8_t version = 0;
   size_t fdes = 0, fres = 0;
+  bool cfi_checked = false;
   size_t errors = 0, findings = 0;
 };
 

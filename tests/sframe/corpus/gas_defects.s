@@ -28,4 +28,43 @@ after_empty:
 	ret
 	.cfi_endproc
 	.size	after_empty, .-after_empty
+
+# gas 2.40 ignores where .cfi_offset puts the return address (RA stays at
+# CFA-8: SFRAME-CFI-003) and .cfi_undefined rip (SFRAME-CFI-004), and
+# leaves out a function whose RA is in a register (SFRAME-ELF-007).
+	.text
+	.globl	ra_elsewhere
+	.type	ra_elsewhere, @function
+ra_elsewhere:
+	.cfi_startproc
+	push	%rax
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset rip, -16
+	pop	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	ra_elsewhere, .-ra_elsewhere
+
+	.globl	outermost
+	.type	outermost, @function
+outermost:
+	.cfi_startproc
+	.cfi_undefined rip
+	xorl	%ebp, %ebp
+	call	ra_elsewhere
+	hlt
+	.cfi_endproc
+	.size	outermost, .-outermost
+
+	.globl	ra_in_rcx
+	.type	ra_in_rcx, @function
+ra_in_rcx:
+	.cfi_startproc
+	popq	%rcx
+	.cfi_register 16, 2
+	.cfi_adjust_cfa_offset -8
+	jmp	*%rcx
+	.cfi_endproc
+	.size	ra_in_rcx, .-ra_in_rcx
 	.section	.note.GNU-stack,"",@progbits

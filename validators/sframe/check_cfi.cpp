@@ -1,0 +1,168 @@
+// SFRAME-CFI-*: the rows of each FDE against the DWARF CFI of the same
+// code (the .eh_frame gas made them from), compared at every PC where
+// either changes; and SFRAME-ELF-007: functions with CFI but no FDE.
+#include <elf.h>
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "input/dwarf_cfi.h"
+#include "input/symbols.h"
+#include "sframe/sframe_checks.h"
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe {
+namespace {
+
+using input::CfiRow;
+using input::SavedRule;
+
+// What one FRE says, in DWARF terms.
+struct State {
+  bool outermost = false;
+  int cfa_reg = -1;
+  int64_t cfa_offset = 0;
+  std::optional<int64_t> fp, ra;  // saved at CFA + value; nullopt: not saved
+};
+
+State state_of(const Header& h, const Fre& fre, const input::CfiRegisters& regs) {
+  State s;
+  if (fre.count() == 0) {
+    s.outermost = true;
+    return s;
+  }
+  s.cfa_reg = fre.base_sp() ? regs.sp : regs.fp;
+  s.cfa_offset = fre.words[0];
+  size_t k = 1;
+  if (h.fixed_ra != 0)
+    s.ra = h.fixed_ra;
+  else if (k < fre.count())
+    s.ra = fre.words[k++];
+  if (h.fixed_fp != 0)
+    s.fp = h.fixed_fp;
+  else if (k < fre.count())
+    s.fp = fre.words[k];
+  return s;
+}
+
+std::string describe_state(const State& s) {
+  if (s.outermost) return "outermost";
+  std::string out = "CFA r" + std::to_string(s.cfa_reg) + (s.cfa_offset < 0 ? "" : "+") + std::to_string(s.cfa_offset);
+  out += ", FP " + (s.fp ? "at cfa" + std::to_string(*s.fp) : std::string("kept"));
+  out += ", RA " + (s.ra ? "at cfa" + std::to_string(*s.ra) : std::string("in its register"));
+  return out;
+}
+
+bool saved_equal(const SavedRule& cfi, const std::optional<int64_t>& sframe) {
+  if (cfi.kind == SavedRule::kAtCfa) return sframe && *sframe == cfi.offset;
+  if (cfi.kind == SavedRule::kSameValue || cfi.kind == SavedRule::kUndefined) return !sframe;
+  return true;  // an expression: not comparable
+}
+
+struct Counts {
+  size_t points = 0, equal = 0, expressions = 0, without_cfi = 0;
+};
+
+class Differential {
+ public:
+  Differential(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) : t_(t), cfi_(cfi), f_(f) {}
+
+  void fde(size_t i) {
+    const Fde& d = t_.fdes[i];
+    const FreRange& b = t_.blocks[i];
+    if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.pc_type() != kPcInc || d.size == 0) return;
+    const uint64_t start = t_.starts[i].address, end = start + d.size;
+    reported_ = 0;
+    size_t k = 0;  // the FRE in force
+    for (uint64_t pc = start; pc < end;) {
+      while (k + 1 < b.count && start + fre(i, k + 1).start <= pc) ++k;
+      const auto row = cfi_.row_at(pc);
+      if (!row) {
+        ++n_.without_cfi;
+        f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + hex(pc) + " inside the FDE");
+        return;
+      }
+      if (start + fre(i, 0).start <= pc) compare(i, k, pc, *row);
+      uint64_t next = std::max<uint64_t>(row->end, pc + 1);
+      if (k + 1 < b.count) next = std::min<uint64_t>(next, start + fre(i, k + 1).start);
+      pc = std::max(next, pc + 1);
+    }
+  }
+
+  const Counts& counts() const { return n_; }
+
+ private:
+  const Fre& fre(size_t i, size_t k) const { return t_.fres[t_.blocks[i].first + k]; }
+
+  void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
+    ++n_.points;
+    const State s = state_of(t_.header, fre(i, k), cfi_.registers());
+    const std::string both = " at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA " + input::describe(row.cfa) +
+                             ", FP " + input::describe(row.fp) + ", RA " + input::describe(row.ra);
+    if ((row.ra.kind == SavedRule::kUndefined) != s.outermost) {
+      report(rules::CFI_004, i, k, both);
+      return;
+    }
+    if (s.outermost) {
+      ++n_.equal;
+      return;
+    }
+    if (!row.cfa.simple) {
+      ++n_.expressions;
+      return;
+    }
+    bool equal = true;
+    if (row.cfa.reg != s.cfa_reg || row.cfa.offset != s.cfa_offset) equal = report(rules::CFI_001, i, k, both);
+    if (!saved_equal(row.fp, s.fp)) equal = report(rules::CFI_002, i, k, both);
+    if (!saved_equal(row.ra, s.ra)) equal = report(rules::CFI_003, i, k, both);
+    n_.equal += equal;
+  }
+
+  // The first difference of each kind in a function (the rest follow from it).
+  bool report(const Rule& rule, size_t i, size_t k, const std::string& what) {
+    const unsigned bit = rule.id == rules::CFI_001.id ? 1 : rule.id == rules::CFI_002.id ? 2 : rule.id == rules::CFI_003.id ? 4 : 8;
+    if (!(reported_ & bit)) f_.at_fre(rule, i, k, fre(i, k).at, what.substr(1));
+    reported_ |= bit;
+    return false;
+  }
+
+  const SframeTable& t_;
+  const input::DwarfCfi& cfi_;
+  SframeFindings& f_;
+  Counts n_;
+  unsigned reported_ = 0;
+};
+
+// Function symbols that the CFI describes and no FDE covers.
+void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) {
+  const auto symbols = input::symbols_from_symtab(*t.artifact);
+  if (!symbols) return;
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (size_t i = 0; i < t.fdes.size(); ++i)
+    if (t.starts[i].resolved) ranges.emplace_back(t.starts[i].address, t.starts[i].address + std::max<uint32_t>(t.fdes[i].size, 1));
+  std::sort(ranges.begin(), ranges.end());
+  for (const auto& s : symbols->symbols()) {
+    if (!s.function() || s.size == 0) continue;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{s.address, ~uint64_t(0)});
+    if (it != ranges.begin() && std::prev(it)->second > s.address) continue;
+    if (cfi.row_at(s.address))
+      f.at_section(rules::ELF_007, std::nullopt, s.name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
+  }
+}
+
+}  // namespace
+
+bool check_cfi(const SframeTable& t, SframeFindings& f) {
+  if (t.relocatable || !t.section || !t.usable) return false;
+  const auto cfi = input::DwarfCfi::open(*t.artifact);
+  if (!cfi) return false;
+  Differential diff(t, *cfi, f);
+  for (size_t i = 0; i < t.fdes.size(); ++i) diff.fde(i);
+  check_coverage(t, *cfi, f);
+  const Counts& n = diff.counts();
+  f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
+         std::to_string(n.expressions) + " with a CFA expression (not compared)");
+  return true;
+}
+
+}  // namespace elfmeta::sframe
