@@ -149,8 +149,9 @@ TEST_F(GasMutation, ChangedFreWordsDisagreeWithTheCfi) {
   ASSERT_TRUE(t && t->usable);
   // An FRE with CFA and FP words, 1 byte each (gas's choice for small frames).
   std::optional<sframe::Fre> target;
-  for (const auto& fre : t->fres)
-    if (fre.count() == 2 && fre.size_code() == 0 && fre.words[1] == -16) target = fre;
+  for (size_t i = 0; i < t->fdes.size(); ++i)
+    for (sframe::FreCursor c(*t, i); !c.done(); c.next())
+      if (c->count() == 2 && c->size_code() == 0 && c->words[1] == -16) target = *c;
   ASSERT_TRUE(target) << "no FRE saving the frame pointer";
   const uint64_t word0 = t->section->file_offset + target->at + 1 + 1;  // ADDR1 start, info byte
   std::vector<uint8_t> file(opened.artifact->content.begin(), opened.artifact->content.end());

@@ -104,10 +104,8 @@ Ours our_view(const sframe::SframeTable& t, const std::vector<uint64_t>& pcs, ui
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const auto& d = t.fdes[i];
     s << "fde " << i << " " << static_cast<int32_t>(d.start) << " " << d.size << " " << d.num_fres << " " << unsigned(d.info) << "\n";
-    for (uint32_t k = 0; k < t.blocks[i].count; ++k) {
-      const auto& fre = t.fres[t.blocks[i].first + k];
-      s << "fre " << i << " " << k << " " << fre.start << " " << unsigned(fre.info) << "\n";
-    }
+    for (sframe::FreCursor c(t, i); !c.done(); c.next())
+      s << "fre " << i << " " << c.index() << " " << c->start << " " << unsigned(c->info) << "\n";
   }
   for (uint64_t pc : pcs) {
     for (size_t i = t.fdes.size(); i-- > 0;)
@@ -120,7 +118,7 @@ Ours our_view(const sframe::SframeTable& t, const std::vector<uint64_t>& pcs, ui
     const auto hit = sframe::find_fre(t, pc);
     s << "find " << std::hex << pc << std::dec;
     if (hit) {
-      const auto& fre = t.fres[t.blocks[hit->fde].first + hit->fre];
+      const auto fre = t.fre(hit->fde, hit->fre);
       s << " " << fre.start << " " << unsigned(fre.info) << "\n";
     } else {
       s << " none\n";
@@ -139,8 +137,8 @@ std::vector<uint64_t> probe_pcs(const sframe::SframeTable& t) {
     pcs.push_back(start - 1);
     pcs.push_back(start + t.fdes[i].size);
     if (t.fdes[i].size) pcs.push_back(start + t.fdes[i].size - 1);
-    for (uint32_t k = 0; k < t.blocks[i].count; ++k) {
-      const uint32_t off = t.fres[t.blocks[i].first + k].start;
+    for (sframe::FreCursor c(t, i); !c.done(); c.next()) {
+      const uint32_t off = c->start;
       pcs.push_back(start + off);
       pcs.push_back(start + off + 1);
     }

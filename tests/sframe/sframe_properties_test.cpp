@@ -148,7 +148,7 @@ RC_GTEST_PROP(SframeProperty, ParseEncodeAndLookupAgree, ()) {
     const auto& want = g.plan.fdes[i];
     RC_ASSERT(t->blocks[i].count == want.fres.size());
     for (size_t k = 0; k < want.fres.size(); ++k) {
-      const auto& fre = t->fres[t->blocks[i].first + k];
+      const auto fre = t->fre(i, k);
       RC_ASSERT(fre.start == want.fres[k].start);
       RC_ASSERT(fre.count() == want.fres[k].words.size());
       for (size_t w = 0; w < want.fres[k].words.size(); ++w) RC_ASSERT(fre.words[w] == want.fres[k].words[w]);

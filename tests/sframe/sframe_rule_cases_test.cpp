@@ -121,7 +121,7 @@ TEST_P(ValidSframe, IsCleanAndReadsBackAsPlanned) {
       // Objects give the offset in .text; linked files and raw sections the address.
       EXPECT_EQ(t->starts[i].address, (kind == SframeFile::Object ? 0 : p.text_addr) + p.fdes[i].offset);
       for (size_t k = 0; k < b.count; ++k) {
-        const auto& fre = t->fres[b.first + k];
+        const auto fre = t->fre(i, k);
         const auto& want = p.fdes[i].fres[k];
         EXPECT_EQ(fre.start, want.start);
         EXPECT_EQ(fre.base_sp(), want.base_sp);

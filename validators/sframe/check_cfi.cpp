@@ -73,18 +73,20 @@ class Differential {
     if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.pc_type() != kPcInc || d.size == 0) return;
     const uint64_t start = t_.starts[i].address, end = start + d.size;
     reported_ = 0;
+    fres_.clear();  // this function's FREs, decoded once
+    for (FreCursor c(t_, i); !c.done(); c.next()) fres_.push_back(*c);
     size_t k = 0;  // the FRE in force
     for (uint64_t pc = start; pc < end;) {
-      while (k + 1 < b.count && start + fre(i, k + 1).start <= pc) ++k;
+      while (k + 1 < fres_.size() && start + fres_[k + 1].start <= pc) ++k;
       const auto row = cfi_.row_at(pc);
       if (!row) {
         ++n_.without_cfi;
         f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + hex(pc) + " inside the FDE");
         return;
       }
-      if (start + fre(i, 0).start <= pc) compare(i, k, pc, *row);
+      if (start + fres_[0].start <= pc) compare(i, k, pc, *row);
       uint64_t next = std::max<uint64_t>(row->end, pc + 1);
-      if (k + 1 < b.count) next = std::min<uint64_t>(next, start + fre(i, k + 1).start);
+      if (k + 1 < fres_.size()) next = std::min<uint64_t>(next, start + fres_[k + 1].start);
       pc = std::max(next, pc + 1);
     }
   }
@@ -92,15 +94,15 @@ class Differential {
   const Counts& counts() const { return n_; }
 
  private:
-  const Fre& fre(size_t i, size_t k) const { return t_.fres[t_.blocks[i].first + k]; }
-
   void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
     ++n_.points;
-    const State s = state_of(t_.header, fre(i, k), cfi_.registers());
-    const std::string both = " at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA " + input::describe(row.cfa) +
-                             ", FP " + input::describe(row.fp) + ", RA " + input::describe(row.ra);
+    const State s = state_of(t_.header, fres_[k], cfi_.registers());
+    const auto both = [&] {  // the message, made only for a difference
+      return " at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
+             input::describe(row.fp) + ", RA " + input::describe(row.ra);
+    };
     if ((row.ra.kind == SavedRule::kUndefined) != s.outermost) {
-      report(rules::CFI_004, i, k, both);
+      report(rules::CFI_004, i, k, both());
       return;
     }
     if (s.outermost) {
@@ -112,16 +114,16 @@ class Differential {
       return;
     }
     bool equal = true;
-    if (row.cfa.reg != s.cfa_reg || row.cfa.offset != s.cfa_offset) equal = report(rules::CFI_001, i, k, both);
-    if (!saved_equal(row.fp, s.fp)) equal = report(rules::CFI_002, i, k, both);
-    if (!saved_equal(row.ra, s.ra)) equal = report(rules::CFI_003, i, k, both);
+    if (row.cfa.reg != s.cfa_reg || row.cfa.offset != s.cfa_offset) equal = report(rules::CFI_001, i, k, both());
+    if (!saved_equal(row.fp, s.fp)) equal = report(rules::CFI_002, i, k, both());
+    if (!saved_equal(row.ra, s.ra)) equal = report(rules::CFI_003, i, k, both());
     n_.equal += equal;
   }
 
   // The first difference of each kind in a function (the rest follow from it).
   bool report(const Rule& rule, size_t i, size_t k, const std::string& what) {
     const unsigned bit = rule.id == rules::CFI_001.id ? 1 : rule.id == rules::CFI_002.id ? 2 : rule.id == rules::CFI_003.id ? 4 : 8;
-    if (!(reported_ & bit)) f_.at_fre(rule, i, k, fre(i, k).at, what.substr(1));
+    if (!(reported_ & bit)) f_.at_fre(rule, i, k, fres_[k].at, what.substr(1));
     reported_ |= bit;
     return false;
   }
@@ -131,6 +133,7 @@ class Differential {
   SframeFindings& f_;
   Counts n_;
   unsigned reported_ = 0;
+  std::vector<Fre> fres_;
 };
 
 // Function symbols that the CFI describes and no FDE covers.

@@ -41,16 +41,18 @@ void check_fre(const SframeTable& t, size_t i, size_t k, const Fre& fre, SframeF
 void check_fres(const SframeTable& t, SframeFindings& f) {
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const Fde& d = t.fdes[i];
-    const FreRange& b = t.blocks[i];
     const bool mask = d.pc_type() == kPcMask;
     // v1 has no block size; its only PC-mask FDEs are AMD64 PLT entries of 16 bytes.
     const uint32_t block = t.header.version == 1 ? 16 : d.rep_size;
-    for (uint32_t k = 0; k < b.count; ++k) {
-      const Fre& fre = t.fres[b.first + k];
+    uint32_t previous = 0;
+    for (FreCursor c(t, i); !c.done(); c.next()) {
+      const Fre& fre = *c;
+      const size_t k = c.index();
       check_fre(t, i, k, fre, f);
-      if (k && fre.start <= t.fres[b.first + k - 1].start)
+      if (k && fre.start <= previous)
         f.at_fre(rules::FRE_004, i, k, fre.at, "starts at " + std::to_string(fre.start) + ", FRE " + std::to_string(k - 1) +
-                                                   " at " + std::to_string(t.fres[b.first + k - 1].start));
+                                                   " at " + std::to_string(previous));
+      previous = fre.start;
       if (mask) {
         if (block && fre.start >= block)
           f.at_fre(rules::FRE_007, i, k, fre.at, "starts at " + std::to_string(fre.start) + " in a " +

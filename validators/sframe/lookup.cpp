@@ -24,9 +24,8 @@ std::optional<FreHit> find_fre(const SframeTable& t, uint64_t pc) {
     if (!block) return std::nullopt;  // SFRAME-FDE-005
     offset %= block;
   }
-  const FreRange& b = t.blocks[i];
   std::optional<FreHit> hit;
-  for (uint32_t k = 0; k < b.count && t.fres[b.first + k].start <= offset; ++k) hit = FreHit{i, k};
+  for (FreCursor c(t, i); !c.done() && c->start <= offset; c.next()) hit = FreHit{i, c.index()};
   return hit;
 }
 

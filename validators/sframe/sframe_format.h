@@ -55,7 +55,7 @@ struct Fre {
   uint64_t at = 0;      // offset of the FRE in the section
   uint32_t start = 0;   // start offset in the function (PCINC) or block (PCMASK)
   uint8_t info = 0;
-  std::array<int64_t, kMaxWords> words{};  // sign-extended data words
+  std::array<int32_t, kMaxWords> words{};  // sign-extended data words (at most 4 bytes each)
 
   bool base_sp() const { return info & 1; }  // else FP
   uint8_t count() const { return info >> 1 & 0xf; }

@@ -133,7 +133,6 @@ class Reader {
   void read_block(size_t i, uint64_t base, uint64_t end) {
     Fde& d = t_.fdes[i];
     FreRange& b = t_.blocks[i];
-    b.first = static_cast<uint32_t>(t_.fres.size());
     uint64_t at = base + d.fre_off;
     b.begin = at;
     b.end = at;
@@ -152,6 +151,7 @@ class Reader {
       at += kV3AttrSize;
       b.end = at;
     }
+    b.first = at;
     const uint32_t addr_size = start_size(d.fre_type());
     if (!addr_size) {
       f_.at_fde(rules::FDE_002, i, d.at, "FRE type " + std::to_string(d.fre_type()) + " (info " + hex(d.info) + ")");
@@ -167,26 +167,19 @@ class Reader {
         overrun(i, k, at, end);
         return;
       }
-      Fre fre;
-      fre.at = at;
-      fre.start = addr_size == 1 ? r.at<uint8_t>(at) : addr_size == 2 ? r.at<uint16_t>(at) : r.at<uint32_t>(at);
-      fre.info = r.at<uint8_t>(at + addr_size);
-      const uint32_t ws = word_size(fre.size_code());
+      const uint8_t info = r.at<uint8_t>(at + addr_size);
+      const uint32_t ws = word_size(info >> 5 & 3);
       if (!ws) {
-        f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(fre.info) + ": size code 3");
+        f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(info) + ": size code 3");
         return;
       }
-      const uint64_t next = at + addr_size + 1 + uint64_t(fre.count()) * ws;
+      const uint64_t next = at + addr_size + 1 + uint64_t(info >> 1 & 0xf) * ws;
       if (next > end) {
         overrun(i, k, at, end);
         return;
       }
-      for (uint32_t w = 0; w < fre.count(); ++w) {
-        const uint64_t p = at + addr_size + 1 + uint64_t(w) * ws;
-        fre.words[w] = ws == 1 ? r.at<int8_t>(p) : ws == 2 ? r.at<int16_t>(p) : r.at<int32_t>(p);
-      }
-      t_.fres.push_back(fre);
       ++b.count;
+      ++t_.fre_count;
       at = next;
       b.end = at;
     }
@@ -272,5 +265,33 @@ class Reader {
 }  // namespace
 
 std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f) { return Reader(a, f).run(); }
+
+uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size, Fre& out) {
+  out.at = at;
+  out.start = addr_size == 1 ? r.at<uint8_t>(at) : addr_size == 2 ? r.at<uint16_t>(at) : r.at<uint32_t>(at);
+  out.info = r.at<uint8_t>(at + addr_size);
+  const uint32_t ws = word_size(out.size_code());
+  uint64_t p = at + addr_size + 1;
+  for (uint32_t w = 0; w < out.count(); ++w, p += ws)
+    out.words[w] = ws == 1 ? r.at<int8_t>(p) : ws == 2 ? r.at<int16_t>(p) : r.at<int32_t>(p);
+  return p;
+}
+
+FreCursor::FreCursor(const SframeTable& t, size_t fde)
+    : r_(t.bytes), addr_size_(start_size(t.fdes[fde].fre_type())), at_(t.blocks[fde].first), count_(t.blocks[fde].count) {
+  if (!done()) decode();
+}
+
+void FreCursor::decode() { at_ = decode_fre(r_, at_, addr_size_, fre_); }
+
+void FreCursor::next() {
+  if (++k_ < count_) decode();
+}
+
+Fre SframeTable::fre(size_t i, size_t k) const {
+  FreCursor c(*this, i);
+  while (c.index() < k && !c.done()) c.next();
+  return *c;
+}
 
 }  // namespace elfmeta::sframe

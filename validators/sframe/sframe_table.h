@@ -21,10 +21,14 @@ struct FunctionStart {
   uint32_t section = 0;  // object: the ELF index of the code section
 };
 
+// An FDE's FREs as they lie in the section: read and checked for bounds
+// and encodings by read_sframe, decoded again when a pass walks them (a
+// section holds hundreds of thousands; none is kept).
 struct FreRange {
-  uint32_t first = 0, count = 0;  // into SframeTable::fres: the FREs read (all, unless one was unreadable)
-  uint64_t begin = 0, end = 0;    // the block's bytes in the section ([begin, end), v3 record included)
-  bool complete = false;          // every FRE of the FDE was read
+  uint32_t count = 0;            // the FREs that can be read (all, unless one was unreadable)
+  uint64_t begin = 0, end = 0;   // the block's bytes in the section ([begin, end), v3 record included)
+  uint64_t first = 0;            // where the first FRE starts
+  bool complete = false;         // every FRE of the FDE can be read
 };
 
 struct SframeTable {
@@ -39,11 +43,37 @@ struct SframeTable {
   std::vector<Fde> fdes;
   std::vector<FunctionStart> starts;  // per FDE
   std::vector<FreRange> blocks;       // per FDE
-  std::vector<Fre> fres;
+  size_t fre_count = 0;               // readable FREs of all FDEs
+
+  // FRE k of FDE i (walks the block: for tests and single lookups).
+  Fre fre(size_t i, size_t k) const;
 
   uint64_t fre_base() const { return header.end() + header.freoff; }
   bool pc_relative() const { return header.version == 3 || (header.flags & kFuncStartPcrel); }
 };
+
+// The FREs of one FDE in order, decoded one at a time.
+class FreCursor {
+ public:
+  FreCursor(const SframeTable& t, size_t fde);
+  bool done() const { return k_ >= count_; }
+  const Fre& operator*() const { return fre_; }
+  const Fre* operator->() const { return &fre_; }
+  size_t index() const { return k_; }
+  void next();
+
+ private:
+  void decode();
+  const ByteReader& r_;
+  uint32_t addr_size_;
+  uint64_t at_;
+  size_t k_ = 0, count_;
+  Fre fre_;
+};
+
+// Decodes the FRE at `at` (bounds already checked by read_sframe); returns
+// where the next one starts.
+uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size, Fre& out);
 
 // nullopt when the artifact has no SFrame at all.
 std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f);

@@ -16,9 +16,12 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   out.present = true;
   const SframeTable& t = *table;
   // FDEs are named by the function symbol at their start, when there is one.
-  const auto symbols = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
+  // Read when the first finding names an FDE: a clean file never needs them.
+  std::optional<std::optional<input::SymbolIndex>> lazy;
   f.describe_fde = [&](size_t i) -> std::string {
     if (i >= t.starts.size() || !t.starts[i].resolved) return "";
+    if (!lazy) lazy = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
+    const auto& symbols = *lazy;
     const FunctionStart& s = t.starts[i];
     if (symbols) {
       const auto& all = symbols->symbols();
@@ -43,7 +46,7 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   check_elf(t, f);
   f.finish();
   out.fdes = t.fdes.size();
-  out.fres = t.fres.size();
+  out.fres = t.fre_count;
   out.errors = f.errors();
   out.findings = f.findings();
   return out;
