@@ -133,6 +133,27 @@ TEST_F(GasDefects, AreFoundAsTheSpecDescribes) {
   EXPECT_GE(kernel.check.errors, 2u) << kernel.listing;  // version 1, and the tie
 }
 
+// ld 2.40 -r re-encodes the merged section but keeps the inputs' relocation
+// offsets (spec §3.5): the second object's FDE starts are not relocated and
+// a relocation lands inside the merged FDE array; FDE_SORTED is set.
+class GasLdRelocatable : public GasSframe {};
+
+TEST_F(GasLdRelocatable, KeepsStaleRelocations) {
+  const auto a = dir_ / "a.o", b = dir_ / "b.o", r = dir_ / "r.o";
+  ASSERT_EQ(run("gcc -O2 -c -Wa,--gsframe " + (kCorpus / "frames.c").string() + " -o " + a.string()), 0);
+  ASSERT_EQ(run("gcc -O2 -c -Wa,--gsframe " + (kCorpus / "main.c").string() + " -o " + b.string()), 0);
+  ASSERT_EQ(run("ld -r " + a.string() + " " + b.string() + " -o " + r.string()), 0);
+  const Result merged = check_file(r);
+  EXPECT_GE(merged.rules.count("SFRAME-ELF-004"), 1u) << merged.listing;
+  EXPECT_EQ(merged.rules.count("SFRAME-ELF-003"), 0u) << merged.listing;
+  EXPECT_EQ(merged.rules.count("SFRAME-HDR-018"), 1u) << merged.listing;
+  for (const auto& [rule, count] : merged.rules)
+    EXPECT_TRUE(rule == "SFRAME-ELF-004" || rule == "SFRAME-HDR-018") << rule << ":\n" << merged.listing;
+  // Each input on its own is clean.
+  EXPECT_TRUE(check_file(a).rules.empty());
+  EXPECT_TRUE(check_file(b).rules.empty());
+}
+
 // A real executable with one FRE word changed: the differential finds
 // exactly the rule of what changed.
 class GasMutation : public GasSframe {};

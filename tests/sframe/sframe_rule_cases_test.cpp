@@ -197,6 +197,8 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-HDR-013", [] { auto p = plan(); p.num_fres = 99; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-014", [] { auto p = plan(); p.fdes[1].fre_off = 0; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-015", [] { auto p = plan(); p.fdes.clear(); return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-HDR-016", [] { return patched(plan(), SframeFile::Raw, [](auto& b, auto&) { b[11] = 0x10; }); }, {"SFRAME-HDR-010"}},
+      {"SFRAME-HDR-020", [] { auto p = plan(); p.flags = sframe::kFdeSorted | sframe::kFramePointer; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-017", [] { auto p = plan(); p.flags = 0; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-018", [] { auto p = plan(); p.flags = sframe::kFdeSorted; return check_plan(p, SframeFile::Object); }},
       {"SFRAME-HDR-019", [] { auto p = plan(3); p.flags = sframe::kFdeSorted; return check_plan(p, SframeFile::Raw); }},
@@ -213,7 +215,8 @@ const std::vector<RuleCase>& cases() {
        }},
       {"SFRAME-FDE-007", [] {
          return patched(plan(), SframeFile::Linked, [](auto& b, auto& s) { b[s.fde_at[2] + 2] += 0x10; });
-       }},
+       },
+       {"SFRAME-ELF-006"}},  // outside the code section, so outside its segment too
       {"SFRAME-FDE-008", [] {
          auto p = plan();
          std::swap(p.fdes[0].offset, p.fdes[1].offset);
@@ -245,6 +248,21 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-ELF-002", [] {
          return check_bytes(edit_phdr(synth::sframe_elf(plan(), SframeFile::Linked), kPtGnuSframe,
                                       [](Elf64_Phdr& ph) { ph.p_vaddr += 8; }));
+       }},
+      {"SFRAME-ELF-005", [] { auto p = plan(); p.dynamic_relocations = {28}; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-ELF-006", [] {
+         return check_bytes(edit_phdr(synth::sframe_elf(plan(), SframeFile::Linked), PT_LOAD,
+                                      [](Elf64_Phdr& ph) { ph.p_flags &= ~uint32_t(PF_X); }));
+       }},
+      {"SFRAME-ELF-010", [] {
+         // As a linker that does not know SFrame lays out two inputs: the
+         // second at the next 8-byte boundary.
+         auto p = plan();
+         const size_t size = synth::encode_sframe(p, SframeFile::Linked).bytes.size();
+         p.tail.assign((8 - size % 8) % 8, 0);
+         const auto second = synth::encode_sframe(plan(), SframeFile::Raw).bytes;
+         p.tail.insert(p.tail.end(), second.begin(), second.end());
+         return check_plan(p, SframeFile::Linked);
        }},
       {"SFRAME-ELF-003", [] {
          auto p = plan();
@@ -297,7 +315,7 @@ TEST_P(SframeRuleCase, FiresExactlyItsRule) {
 // triggers each with what gas 2.40 really writes and with mutated FREs of a
 // real executable.
 const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003",
-                                                  "SFRAME-CFI-004", "SFRAME-ELF-007"};
+                                                  "SFRAME-CFI-004", "SFRAME-ELF-004", "SFRAME-ELF-007"};
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;

@@ -1,6 +1,8 @@
 // SFRAME-ELF-*: the section header, and PT_GNU_SFRAME in linked files.
 #include <elf.h>
 
+#include <algorithm>
+
 #include "core/text.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
@@ -10,6 +12,46 @@ namespace {
 constexpr uint32_t kShtGnuSframe = 0x6ffffff4;
 constexpr uint32_t kPtGnuSframe = 0x6474e554;
 }  // namespace
+
+// Dynamic relocation sections (allocated, not tied to one section) with an
+// entry inside .sframe.
+void check_dynamic_relocations(const SframeTable& t, SframeFindings& f) {
+  const input::Artifact& a = *t.artifact;
+  const input::Section& s = *t.section;
+  if (!a.elf64) return;
+  for (const auto& rel : a.sections) {
+    if ((rel.type != SHT_RELA && rel.type != SHT_REL) || !(rel.flags & SHF_ALLOC)) continue;
+    const uint64_t entry = rel.type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+    const ByteReader r(rel.data, a.endian);
+    for (uint64_t at = 0; at + entry <= r.size(); at += entry) {
+      const uint64_t offset = r.at<uint64_t>(at);
+      if (offset >= s.addr && offset < s.addr + s.size) {
+        f.at_section(rules::ELF_005, offset - s.addr, rel.name + " relocates .sframe+" + hex(offset - s.addr));
+        break;
+      }
+    }
+  }
+}
+
+// Each FDE's range inside a PF_X PT_LOAD.
+void check_segments(const SframeTable& t, SframeFindings& f) {
+  std::vector<const input::Segment*> text;
+  bool loads = false;
+  for (const auto& p : t.artifact->segments) {
+    loads |= p.type == PT_LOAD;
+    if (p.type == PT_LOAD && (p.flags & PF_X)) text.push_back(&p);
+  }
+  if (!loads) return;
+  for (size_t i = 0; i < t.fdes.size(); ++i) {
+    if (!t.starts[i].resolved) continue;
+    const uint64_t start = t.starts[i].address, end = start + t.fdes[i].size;
+    const bool inside = std::any_of(text.begin(), text.end(), [&](const input::Segment* p) {
+      return start >= p->vaddr && end >= start && end <= p->vaddr + p->memsz;
+    });
+    if (!inside)
+      f.at_fde(rules::ELF_006, i, t.fdes[i].at, "[" + hex(start) + ", " + hex(end) + ") is in no executable PT_LOAD");
+  }
+}
 
 void check_elf(const SframeTable& t, SframeFindings& f) {
   if (!t.section) return;
@@ -22,7 +64,10 @@ void check_elf(const SframeTable& t, SframeFindings& f) {
   if ((s.flags & ~uint64_t(SHF_INFO_LINK)) != SHF_ALLOC)
     f.at_section(rules::ELF_001, std::nullopt, "section flags " + hex(s.flags) + ", not SHF_ALLOC alone");
   if (s.addralign < 4) f.at_section(rules::ELF_001, std::nullopt, "aligned to " + std::to_string(s.addralign));
-  if (t.relocatable || a.segments.empty() || s.size == 0) return;
+  if (t.relocatable) return;
+  check_dynamic_relocations(t, f);
+  if (t.usable) check_segments(t, f);
+  if (a.segments.empty() || s.size == 0) return;
   const input::Segment* seg = nullptr;
   for (const auto& p : a.segments)
     if (p.type == kPtGnuSframe) seg = &p;

@@ -56,6 +56,12 @@ void check_identity(const SframeTable& t, uint32_t consumer, SframeFindings& f) 
                                         std::string(abi_name(h.abi)) + ", which uses " + std::to_string(expected_ra));
   if (h.fixed_fp != 0) f.at_section(rules::HDR_008, 5, "fixed FP offset " + std::to_string(h.fixed_fp));
   if (h.auxhdr_len != 0) f.at_section(rules::HDR_009, 7, std::to_string(h.auxhdr_len) + " bytes of auxiliary header");
+  const uint64_t stride = fde_size(h.version);
+  if (uint64_t(h.num_fdes) * stride + h.fdeoff > 0xffffffffu || uint64_t(h.freoff) + h.fre_len > 0xffffffffu)
+    f.at_section(rules::HDR_016, 8, std::to_string(h.num_fdes) + " FDEs of " + std::to_string(stride) + " bytes from " +
+                                        std::to_string(h.fdeoff) + ", FREs " + std::to_string(h.fre_len) + " bytes from " +
+                                        std::to_string(h.freoff) + ": past 4 GiB");
+  if (h.version < 3 && (h.flags & kFramePointer)) f.at_section(rules::HDR_020, 3, "flags " + hex(h.flags));
   if (h.version == 3 && !(h.flags & kFuncStartPcrel))
     f.at_section(rules::HDR_019, 3, "flags " + hex(h.flags));
   if (h.num_fdes == 0 || h.num_fres == 0)
@@ -110,6 +116,17 @@ void check_tail(const SframeTable& t, SframeFindings& f) {
   const uint64_t end = t.fre_base() + t.header.fre_len;
   if (end >= t.bytes.size()) return;
   const auto tail = t.bytes.bytes().subspan(static_cast<size_t>(end));
+  // Another section's header after this one's content: concatenated by a
+  // linker that does not know SFrame.
+  const uint8_t m0 = t.bytes.bytes()[0], m1 = t.bytes.bytes()[1];
+  for (uint64_t at = (end + 3) & ~uint64_t(3); at + kHeaderSize <= t.bytes.size(); at += 4) {
+    const auto p = t.bytes.bytes().subspan(static_cast<size_t>(at));
+    if (p[0] == m0 && p[1] == m1 && p[2] >= 1 && p[2] <= 3) {
+      f.at_section(rules::ELF_010, at, "another SFrame header at " + std::to_string(at) + ", after this one's " +
+                                           std::to_string(end) + " bytes");
+      return;
+    }
+  }
   const auto nonzero = std::find_if(tail.begin(), tail.end(), [](uint8_t b) { return b != 0; });
   if (nonzero != tail.end())
     f.at_section(rules::HDR_012, end + static_cast<uint64_t>(nonzero - tail.begin()),

@@ -67,6 +67,10 @@ const Rule HDR_014{"SFRAME-HDR-014", Severity::Error, kLint, "fre_len does not m
 const Rule HDR_015{"SFRAME-HDR-015", Severity::Warning, kK, "no FDEs or no FREs",
                    "Valid for libsframe and ld, but the kernel refuses a section without entries.",
                    "", "no fde/fre entries"};
+const Rule HDR_016{"SFRAME-HDR-016", Severity::Error, kLs, "section extents overflow 32-bit arithmetic",
+                   "num_fdes times the FDE size, or freoff plus fre_len, does not fit in 32 bits; readers that "
+                   "compute them in 32 bits (libsframe 2.40) read far outside the section and crash.",
+                   "", ""};
 const Rule HDR_017{"SFRAME-HDR-017", Severity::Warning, kK, "linked SFrame without FDE_SORTED",
                    "Lookups binary-search the FDEs; libsframe returns FDE_NOTSORTED and the kernel (before the "
                    "2026 unsorted-FDE patch) refuses the section.",
@@ -79,6 +83,11 @@ const Rule HDR_019{"SFRAME-HDR-019", Severity::Error, kK, "version 3 without FDE
                    "Version 3 start fields are always relative to the field; libsframe refuses to write such a "
                    "section and the kernel to read it.",
                    "binutils 2.46", ""};
+
+const Rule HDR_020{"SFRAME-HDR-020", Severity::Note, kLint, "FRAME_POINTER flag set",
+                   "Version 1 and 2 define it as \"every function keeps a frame pointer\" (a tracer may then walk "
+                   "frame pointers where SFrame has no FDE); gas never sets it, version 3 dropped it.",
+                   "", ""};
 
 // --------------------------------------------------------------------- FDE
 const Rule FDE_001{"SFRAME-FDE-001", Severity::Error, kK, "v3 attribute record outside the FRE sub-section",
@@ -169,10 +178,27 @@ const Rule ELF_003{"SFRAME-ELF-003", Severity::Error, kLint, "FDE start relocati
                    "relocation for the i-th FDE.",
                    "binutils 2.40", ""};
 
+const Rule ELF_004{"SFRAME-ELF-004", Severity::Error, kLint, "ld -r output with stale FDE start relocations",
+                   "ld -r re-encodes the merged section but keeps each input's .rela.sframe offsets, so relocations "
+                   "land inside FDEs and FREs; only ld itself, which reads the unrelocated bytes, links it right.",
+                   "binutils 2.40", ""};
+const Rule ELF_005{"SFRAME-ELF-005", Severity::Error, kLint, "dynamic relocation into .sframe",
+                   "SFrame encodes positions relative to itself; a dynamic relocation would rewrite FDEs or FREs "
+                   "at load time.",
+                   "", ""};
+const Rule ELF_006{"SFRAME-ELF-006", Severity::Error, kK, "FDE range outside the executable segments",
+                   "The kernel registers the text of an executable as its PF_X PT_LOAD segments and refuses FDEs "
+                   "outside them.",
+                   "", ""};
 const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DWARF CFI but no SFrame FDE",
                    "Every function .eh_frame describes should have an FDE; gas 2.40 silently leaves out the ones "
                    "whose CFI it cannot represent (a CFA expression, RA in a register, .cfi_remember_state first), "
                    "and ld 2.40 writes none for .plt.got.",
+                   "", ""};
+
+const Rule ELF_010{"SFRAME-ELF-010", Severity::Warning, kLint, "several SFrame sections concatenated",
+                   "A linker that does not know SFrame (mold before 2.40, lld) concatenates the inputs: readers see "
+                   "the first header only.",
                    "", ""};
 
 // --------------------------------------------------------------------- CFI
@@ -198,9 +224,9 @@ const Rule CFI_004{"SFRAME-CFI-004", Severity::Error, kLint, "outermost frame no
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
-    &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_017, &HDR_018, &HDR_019, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
+    &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017, &HDR_018, &HDR_019, &HDR_020, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
     &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
-    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003, &ELF_007, &CFI_001, &CFI_002,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_010, &CFI_001, &CFI_002,
     &CFI_003, &CFI_004,
 };
 }  // namespace

@@ -216,11 +216,15 @@ class Reader {
   void resolve_relocated() {
     const auto sets = input::relocations_for(a_, *t_.section);
     const bool v3 = t_.header.version == 3;
+    // gas never sets FDE_SORTED in an object; ld -r does, and keeps the
+    // relocations of its inputs where they were (SFRAME-ELF-004).
+    const Rule& rule = t_.header.flags & kFdeSorted ? rules::ELF_004 : rules::ELF_003;
+    const std::string by = t_.header.flags & kFdeSorted ? " (ld -r output)" : "";
     const uint32_t want = a_.machine == EM_AARCH64 ? (v3 ? kR_AARCH64_PREL64 : kR_AARCH64_PREL32)
                                                    : (v3 ? kR_X86_64_PC64 : input::kR_X86_64_PC32);
     if (sets.empty()) {
       if (!t_.fdes.empty())
-        f_.at_section(rules::ELF_003, std::nullopt, "no .rela.sframe: no FDE start is relocated");
+        f_.at_section(rule, std::nullopt, "no .rela.sframe: no FDE start is relocated");
       return;
     }
     const auto& rs = sets.front();
@@ -233,28 +237,28 @@ class Reader {
     for (const auto& r : rs.relocations) {
       const std::optional<size_t> i = fde_at(r.offset);
       if (!i) {
-        f_.at_section(rules::ELF_003, r.offset, "relocation at .sframe+" + hex(r.offset) + " is not on an FDE start field");
+        f_.at_section(rule, r.offset, "relocation at .sframe+" + hex(r.offset) + " is not on an FDE start field" + by);
         continue;
       }
       if (++per_fde[*i] > 1) {
-        f_.at_fde(rules::ELF_003, *i, r.offset, "a second relocation for this FDE's start");
+        f_.at_fde(rule, *i, r.offset, "a second relocation for this FDE's start");
         t_.starts[*i].resolved = false;
         continue;
       }
       if (r.type != want)
-        f_.at_fde(rules::ELF_003, *i, r.offset, "relocation type " + std::to_string(r.type) + ", not " + std::to_string(want));
+        f_.at_fde(rule, *i, r.offset, "relocation type " + std::to_string(r.type) + ", not " + std::to_string(want));
       if (t_.fdes[*i].start != 0)
-        f_.at_fde(rules::ELF_003, *i, r.offset, "start field holds " + std::to_string(t_.fdes[*i].start) + " under its relocation");
+        f_.at_fde(rule, *i, r.offset, "start field holds " + std::to_string(t_.fdes[*i].start) + " under its relocation");
       const auto sym = rs.symtab ? input::elf_symbol(a_, *rs.symtab, r.symbol) : std::nullopt;
       const input::Section* target = sym ? a_.section_at(sym->section) : nullptr;
       if (!sym || !target || !(target->flags & SHF_EXECINSTR)) {
-        f_.at_fde(rules::ELF_003, *i, r.offset, "relocation target is not in an executable section");
+        f_.at_fde(rule, *i, r.offset, "relocation target is not in an executable section");
         continue;
       }
       t_.starts[*i] = {true, sym->value + static_cast<uint64_t>(r.addend), target->index};
     }
     for (size_t i = 0; i < per_fde.size(); ++i)
-      if (!per_fde[i]) f_.at_fde(rules::ELF_003, i, t_.fdes[i].at, "no relocation for this FDE's start");
+      if (!per_fde[i]) f_.at_fde(rule, i, t_.fdes[i].at, "no relocation for this FDE's start" + by);
   }
 
   const input::Artifact& a_;

@@ -164,6 +164,17 @@ std::vector<uint8_t> sframe_elf(const SframePlan& p, SframeFile kind) {
     for (size_t i = 0; i < p.fdes.size(); ++i)
       w.add_rela(sframe_index, s.fde_at[i], type, sym, static_cast<int64_t>(p.fdes[i].offset));
   } else if (linked) {
+    if (!p.dynamic_relocations.empty()) {
+      std::vector<uint8_t> rela;
+      for (uint64_t off : p.dynamic_relocations) {
+        Elf64_Rela r{};
+        r.r_offset = p.sframe_addr + off;
+        r.r_info = ELF64_R_INFO(0, 8);  // R_X86_64_RELATIVE
+        const auto* b = reinterpret_cast<const uint8_t*>(&r);
+        rela.insert(rela.end(), b, b + sizeof r);
+      }
+      w.add_section({".rela.dyn", SHT_RELA, SHF_ALLOC, p.sframe_addr + 0x4000, 8, sizeof(Elf64_Rela), rela});
+    }
     w.add_segment(PT_LOAD, PF_R | PF_X, text_index);
     w.add_segment(PT_LOAD, PF_R, sframe_index);
     w.add_segment(0x6474e554, PF_R, sframe_index);  // PT_GNU_SFRAME

@@ -53,6 +53,7 @@ struct SframePlan {
   std::optional<uint32_t> num_fdes, num_fres, fre_len, fdeoff, freoff;
   std::vector<uint8_t> tail;  // bytes after the FREs
   uint64_t text_addr = 0x1000, sframe_addr = 0x8000;  // linked files
+  std::vector<uint64_t> dynamic_relocations;          // linked: R_X86_64_RELATIVE at these .sframe offsets
 };
 
 struct SframeBytes {
