@@ -40,7 +40,7 @@ std::vector<int32_t> words(uint8_t abi, bool base_sp) {
   }
   const size_t n = *rc::gen::inRange<size_t>(1, 4);
   std::vector<int32_t> w{cfa};
-  while (w.size() < n) w.push_back(-*rc::gen::inRange<int32_t>(8, 300));
+  while (w.size() < n) w.push_back(-8 * *rc::gen::inRange<int32_t>(1, 40));  // slots (an odd s390x word is a register)
   return w;
 }
 
@@ -85,6 +85,10 @@ rc::Gen<Generated> sections() {
         r.base_sp = *rc::gen::inRange(0, 4) != 0;
         r.words = words(p.abi, r.base_sp);
         r.mangled_ra = aarch64(p.abi) && *rc::gen::arbitrary<bool>();
+        // gas merges rows that say the same (SFRAME-FRE-013): so do we.
+        if (!d.fres.empty() && d.fres.back().base_sp == r.base_sp && d.fres.back().words == r.words &&
+            d.fres.back().mangled_ra == r.mangled_ra)
+          r.words[0] += 8;
         d.fres.push_back(r);
       }
       // The outermost frame (no data words), where the version has it.

@@ -98,6 +98,12 @@ class ValidSframe : public ::testing::TestWithParam<Variant> {};
 TEST_P(ValidSframe, IsCleanAndReadsBackAsPlanned) {
   const Variant v = GetParam();
   SframePlan p = synth::typical_sframe(v.version, v.abi, 5);
+  if (v.version == 3 && v.abi == sframe::kAmd64Le) {  // a FLEX FDE: CFA = *(r10 - 8) style rules
+    p.fdes[4].v3_kind = sframe::kFlex;
+    p.fdes[4].fres.resize(2);
+    p.fdes[4].fres[0].words = {(7 << 3) | 1, 8};
+    p.fdes[4].fres[1].words = {(10 << 3) | 1 | 2, -8, 0, (6 << 3) | 1, -16};
+  }
   p.endian = v.endian;
   std::vector<SframeFile> kinds{SframeFile::Raw};
   if (v.endian == Endian::Little) kinds = {SframeFile::Raw, SframeFile::Object, SframeFile::Linked};
@@ -225,6 +231,22 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-FDE-009", [] { auto p = plan(); p.fdes[1].offset = 16; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-FDE-010", [] { auto p = plan(); p.fdes[1].fres.clear(); return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-FDE-011", [] { auto p = plan(); p.fdes[2].fre_off = 4000; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FDE-013", [] { auto p = plan(); p.fdes[1].fre_type = sframe::kAddr4; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-011", [] {
+         auto p = plan(3);
+         p.fdes[1].v3_kind = sframe::kFlex;
+         p.fdes[1].fres.resize(1);
+         p.fdes[1].fres[0].words = {7 << 3, 8};  // rsp, but reg_p clear
+         return check_plan(p, SframeFile::Linked);
+       }},
+      {"SFRAME-FRE-012", [] { auto p = plan(); p.fdes[1].fres[1].size_code = 1; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-013", [] { auto p = plan(); p.fdes[1].fres[2] = p.fdes[1].fres[1]; p.fdes[1].fres[2].start = 4; return check_plan(p, SframeFile::Linked); }},
+      {"SFRAME-FRE-014", [] {
+         auto p = synth::typical_sframe(3, sframe::kS390xBe, 3);
+         p.endian = Endian::Big;
+         p.fdes[1].fres[1].words = {2, -7, -16};  // RA in a register (low bit), which v3 leaves to FLEX
+         return check_plan(p, SframeFile::Raw);
+       }},
       {"SFRAME-FRE-001", [] { auto p = plan(); p.fdes[2].num_fres = 6; return check_plan(p, SframeFile::Linked); }, {"SFRAME-HDR-013"}},
       {"SFRAME-FRE-002", [] { auto p = plan(); p.fdes[1].fres[1].size_code = 3; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-FRE-003", [] { auto p = plan(); p.fdes[1].fres[1].words = {16, -16, -24}; return check_plan(p, SframeFile::Linked); }},

@@ -31,6 +31,12 @@ void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
       f.at_fde(rules::FDE_005, i, d.at, "PC-increment FDE with rep_size " + std::to_string(d.rep_size),
                Severity::Warning);
   }
+  if (d.pc_type() == kPcInc && d.fre_type() <= kAddr4) {
+    const uint8_t smallest = d.size < 256 ? kAddr1 : d.size < 65536 ? kAddr2 : kAddr4;
+    if (d.fre_type() > smallest)
+      f.at_fde(rules::FDE_013, i, d.at, std::to_string(start_size(d.fre_type())) + "-byte FRE starts in a " +
+                                            std::to_string(d.size) + "-byte function");
+  }
   if (d.num_fres == 0 && (version != 3 || t.blocks[i].end > t.blocks[i].begin))  // v3: the record was read
     f.at_fde(rules::FDE_010, i, d.at, "no FREs");
 }

@@ -126,6 +126,11 @@ const Rule FDE_011{"SFRAME-FDE-011", Severity::Error, kBoth, "FRE block outside 
                    "fre_off.",
                    "", "fre goes past end of subsection"};
 
+const Rule FDE_013{"SFRAME-FDE-013", Severity::Note, kLint, "FRE start offsets wider than needed",
+                   "gas and ld pick 1-byte start offsets for functions under 256 bytes and 2-byte ones under "
+                   "64 KiB; a wider type is legal but wastes space (a narrower one cannot encode the offsets).",
+                   "", ""};
+
 // --------------------------------------------------------------------- FRE
 const Rule FRE_001{"SFRAME-FRE-001", Severity::Error, kBoth, "FRE runs past the FRE sub-section",
                    "Every FRE (start offset, info byte, data words) lies within the sub-section.", "",
@@ -161,6 +166,21 @@ const Rule FRE_009{"SFRAME-FRE-009", Severity::Warning, kLint, "implausible CFA 
 const Rule FRE_010{"SFRAME-FRE-010", Severity::Warning, kLint, "mangled-RA bit outside AArch64",
                    "Bit 7 of the FRE info byte means a signed return address on AArch64 and nothing elsewhere.",
                    "", ""};
+
+const Rule FRE_011{"SFRAME-FRE-011", Severity::Error, kK, "invalid FLEX control word",
+                   "In a version 3 FLEX FDE the CFA's control word names a register (reg_p set) and bit 2 is "
+                   "reserved; an RA or FP control word of 0 is padding and stands alone.",
+                   "binutils 2.46", ""};
+const Rule FRE_012{"SFRAME-FRE-012", Severity::Note, kLint, "data words wider than needed",
+                   "gas stores words in 1 byte when all are within -127..127 and in 2 bytes within 16 bits; a "
+                   "re-encoder that wants gas's bytes must make the same choice.",
+                   "", ""};
+const Rule FRE_013{"SFRAME-FRE-013", Severity::Note, kLint, "FRE repeats the previous one",
+                   "Two consecutive FREs with the same state are legal but redundant; gas merges them.", "", ""};
+const Rule FRE_014{"SFRAME-FRE-014", Severity::Error, kLint, "s390x data word out of range or misused",
+                   "s390x stores the CFA offset as (offset - 160) / 8, which must decode within 32 bits; RA/FP "
+                   "words with the low bit set name registers, which only version 2 allows (version 3 uses FLEX).",
+                   "binutils 2.45", ""};
 
 // --------------------------------------------------------------------- ELF
 const Rule ELF_001{"SFRAME-ELF-001", Severity::Error, kLint, ".sframe with the wrong type, flags or alignment",
@@ -225,8 +245,8 @@ namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
     &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017, &HDR_018, &HDR_019, &HDR_020, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
-    &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
-    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_010, &CFI_001, &CFI_002,
+    &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FDE_013, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &FRE_011, &FRE_012, &FRE_013, &FRE_014, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_010, &CFI_001, &CFI_002,
     &CFI_003, &CFI_004,
 };
 }  // namespace
