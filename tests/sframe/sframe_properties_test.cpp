@@ -65,7 +65,7 @@ rc::Gen<Generated> sections() {
       d.offset = at;
       d.size = *rc::gen::oneOf(rc::gen::inRange<uint32_t>(1, 255), rc::gen::inRange<uint32_t>(256, 70000),
                                rc::gen::inRange<uint32_t>(65536, 200000));
-      const bool mask = *rc::gen::inRange(0, 8) == 0;
+      const bool mask = p.version >= 2 && *rc::gen::inRange(0, 8) == 0;  // v1 masks are notes (FDE-006)
       uint32_t reach = d.size;
       if (mask) {
         d.pc_type = sframe::kPcMask;

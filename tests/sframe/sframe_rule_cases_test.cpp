@@ -222,7 +222,7 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-FDE-007", [] {
          return patched(plan(), SframeFile::Linked, [](auto& b, auto& s) { b[s.fde_at[2] + 2] += 0x10; });
        },
-       {"SFRAME-ELF-006"}},  // outside the code section, so outside its segment too
+       {"SFRAME-ELF-006", "SFRAME-FDE-014"}},  // outside the code section: outside its segment, at no symbol
       {"SFRAME-FDE-008", [] {
          auto p = plan();
          std::swap(p.fdes[0].offset, p.fdes[1].offset);
@@ -271,10 +271,27 @@ const std::vector<RuleCase>& cases() {
          return check_bytes(edit_phdr(synth::sframe_elf(plan(), SframeFile::Linked), kPtGnuSframe,
                                       [](Elf64_Phdr& ph) { ph.p_vaddr += 8; }));
        }},
+      {"SFRAME-FDE-006", [] {
+         auto p = plan(1);
+         p.fdes[0].pc_type = sframe::kPcMask;
+         p.fdes[0].fres = {p.fdes[0].fres[0]};
+         return check_plan(p, SframeFile::Linked);
+       }},
+      // The three blocks are alike (14 bytes): FDEs can point at any of them.
+      {"SFRAME-FDE-012", [] { auto p = plan(); p.fdes[0].fre_off = 28; p.fdes[1].fre_off = 0; p.fdes[2].fre_off = 14; return check_plan(p, SframeFile::Raw); }},
+      {"SFRAME-FDE-014", [] {
+         // The FDE one byte into fn1: no symbol starts there.
+         return patched(plan(), SframeFile::Linked, [](auto& b, auto& s) { b[s.fde_at[1]] += 1; b[s.fde_at[1] + 4] -= 1; });
+       }},
       {"SFRAME-ELF-005", [] { auto p = plan(); p.dynamic_relocations = {28}; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-ELF-006", [] {
          return check_bytes(edit_phdr(synth::sframe_elf(plan(), SframeFile::Linked), PT_LOAD,
                                       [](Elf64_Phdr& ph) { ph.p_flags &= ~uint32_t(PF_X); }));
+       }},
+      {"SFRAME-ELF-009", [] {  // plt0 with a function's rows, not ld's
+         auto p = plan(2, 1);
+         p.code_section = ".plt";
+         return check_plan(p, SframeFile::Linked);
        }},
       {"SFRAME-ELF-010", [] {
          // As a linker that does not know SFrame lays out two inputs: the
@@ -336,8 +353,8 @@ TEST_P(SframeRuleCase, FiresExactlyItsRule) {
 // Rules about agreement with DWARF CFI need .eh_frame: gas_corpus_test.cpp
 // triggers each with what gas 2.40 really writes and with mutated FREs of a
 // real executable.
-const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003",
-                                                  "SFRAME-CFI-004", "SFRAME-ELF-004", "SFRAME-ELF-007"};
+const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003", "SFRAME-CFI-004",
+                                                  "SFRAME-CFI-005", "SFRAME-CFI-006", "SFRAME-ELF-004", "SFRAME-ELF-007"};
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;

@@ -27,6 +27,15 @@ CfaRule cfa_of(Dwarf_Frame* frame) {
   return c;
 }
 
+CfaRule cfa_expression(Dwarf_Frame* frame) {
+  Dwarf_Op* ops = nullptr;
+  size_t nops = 0;
+  CfaRule c = cfa_of(frame);
+  if (c.simple || dwarf_frame_cfa(frame, &ops, &nops) != 0) return c;
+  for (size_t k = 0; k < nops && k < 64; ++k) c.expression.emplace_back(ops[k].atom, static_cast<int64_t>(ops[k].number));
+  return c;
+}
+
 SavedRule saved_of(Dwarf_Frame* frame, int reg) {
   Dwarf_Op mem[3];
   Dwarf_Op* ops = nullptr;
@@ -91,11 +100,70 @@ std::optional<CfiRow> DwarfCfi::row_at(uint64_t pc) const {
   dwarf_frame_info(frame, &start, &end, &row.signal);
   row.start = start;
   row.end = end;
-  row.cfa = cfa_of(frame);
+  row.cfa = cfa_expression(frame);
   row.fp = saved_of(frame, regs_.fp);
   row.ra = saved_of(frame, regs_.ra);
   std::free(frame);
   return row;
+}
+
+std::optional<std::pair<int, int64_t>> evaluate_cfa(const CfaRule& r, uint64_t pc, int pc_register) {
+  if (r.simple) return std::pair{r.reg, r.offset};
+  // Values are constants or one register plus a constant.
+  struct Value {
+    int reg = -1;
+    int64_t k = 0;
+  };
+  std::vector<Value> stack;
+  auto pop = [&](Value& v) {
+    if (stack.empty()) return false;
+    v = stack.back();
+    stack.pop_back();
+    return true;
+  };
+  for (const auto& [atom, n] : r.expression) {
+    Value a, b;
+    if (atom >= DW_OP_lit0 && atom <= DW_OP_lit31) {
+      stack.push_back({-1, atom - DW_OP_lit0});
+    } else if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
+      const int reg = atom - DW_OP_breg0;
+      stack.push_back(reg == pc_register ? Value{-1, static_cast<int64_t>(pc) + n} : Value{reg, n});
+    } else if (atom == DW_OP_const1u || atom == DW_OP_const1s || atom == DW_OP_const2u || atom == DW_OP_const2s ||
+               atom == DW_OP_const4u || atom == DW_OP_const4s || atom == DW_OP_constu || atom == DW_OP_consts) {
+      stack.push_back({-1, n});
+    } else if (atom == DW_OP_plus_uconst) {
+      if (!pop(a)) return std::nullopt;
+      stack.push_back({a.reg, a.k + n});
+    } else if (atom == DW_OP_plus || atom == DW_OP_minus || atom == DW_OP_and || atom == DW_OP_shl || atom == DW_OP_ge ||
+               atom == DW_OP_gt || atom == DW_OP_lt || atom == DW_OP_le || atom == DW_OP_mul) {
+      if (!pop(b) || !pop(a)) return std::nullopt;
+      if (atom == DW_OP_plus && (a.reg < 0 || b.reg < 0)) {
+        stack.push_back({a.reg >= 0 ? a.reg : b.reg, a.k + b.k});
+        continue;
+      }
+      if (atom == DW_OP_minus && b.reg < 0) {
+        stack.push_back({a.reg, a.k - b.k});
+        continue;
+      }
+      if (a.reg >= 0 || b.reg >= 0) return std::nullopt;
+      int64_t v = 0;
+      switch (atom) {
+        case DW_OP_and: v = a.k & b.k; break;
+        case DW_OP_shl: v = b.k >= 0 && b.k < 64 ? int64_t(uint64_t(a.k) << b.k) : 0; break;
+        case DW_OP_ge: v = a.k >= b.k; break;
+        case DW_OP_gt: v = a.k > b.k; break;
+        case DW_OP_lt: v = a.k < b.k; break;
+        case DW_OP_le: v = a.k <= b.k; break;
+        case DW_OP_mul: v = a.k * b.k; break;
+        default: v = atom == DW_OP_plus ? a.k + b.k : a.k - b.k; break;
+      }
+      stack.push_back({-1, v});
+    } else {
+      return std::nullopt;  // memory, other registers, control flow
+    }
+  }
+  if (stack.size() != 1 || stack.back().reg < 0) return std::nullopt;
+  return std::pair{stack.back().reg, stack.back().k};
 }
 
 std::string describe(const CfaRule& r) {

@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "input/artifact.h"
 
@@ -17,7 +19,14 @@ struct CfaRule {
   bool simple = false;  // register + offset; else an expression (DRAP realignment, PLT)
   int reg = -1;         // DWARF register number
   int64_t offset = 0;
+  // The DWARF expression when not simple: (DW_OP_*, operand) pairs.
+  std::vector<std::pair<uint8_t, int64_t>> expression;
 };
+
+// The CFA an expression gives at `pc` as register + offset, when it is of
+// that form there (PLT entries: rsp + 8 + ((pc & 15) >= 11) * 8); nullopt
+// for anything that reads memory or other registers.
+std::optional<std::pair<int, int64_t>> evaluate_cfa(const CfaRule& r, uint64_t pc, int pc_register);
 
 // Where the caller's value of a register is.
 struct SavedRule {

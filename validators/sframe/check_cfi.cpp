@@ -70,7 +70,11 @@ class Differential {
   void fde(size_t i) {
     const Fde& d = t_.fdes[i];
     const FreRange& b = t_.blocks[i];
-    if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.pc_type() != kPcInc || d.size == 0) return;
+    if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.size == 0) return;
+    if (d.pc_type() == kPcMask) {
+      mask_fde(i);
+      return;
+    }
     const uint64_t start = t_.starts[i].address, end = start + d.size;
     reported_ = 0;
     fres_.clear();  // this function's FREs, decoded once
@@ -94,6 +98,35 @@ class Differential {
   const Counts& counts() const { return n_; }
 
  private:
+  // A PC-mask FDE (PLT entries): every PC, against the CFI's expression.
+  void mask_fde(size_t i) {
+    const Fde& d = t_.fdes[i];
+    const uint32_t block = t_.header.version == 1 ? 16 : d.rep_size;
+    if (!block || t_.header.abi != kAmd64Le) return;
+    std::vector<Fre> fres;
+    for (FreCursor c(t_, i); !c.done(); c.next()) fres.push_back(*c);
+    const uint64_t start = t_.starts[i].address;
+    for (uint64_t pc = start; pc < start + d.size; ++pc) {
+      const auto row = cfi_.row_at(pc);
+      if (!row) return;
+      const auto cfa = input::evaluate_cfa(row->cfa, pc, cfi_.registers().ra);
+      const Fre* fre = nullptr;
+      for (const auto& r : fres)
+        if (r.start <= (pc - start) % block) fre = &r;
+      if (!cfa || !fre) continue;
+      ++n_.points;
+      const State s = state_of(t_.header, *fre, cfi_.registers());
+      if (s.cfa_reg == cfa->first && s.cfa_offset == cfa->second) {
+        ++n_.equal;
+        continue;
+      }
+      f_.at_fre(rules::CFI_006, i, static_cast<size_t>(fre - fres.data()), fre->at,
+                "at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA r" + std::to_string(cfa->first) + "+" +
+                    std::to_string(cfa->second));
+      return;
+    }
+  }
+
   void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
     ++n_.points;
     const State s = state_of(t_.header, fres_[k], cfi_.registers());
@@ -109,12 +142,14 @@ class Differential {
       ++n_.equal;
       return;
     }
-    if (!row.cfa.simple) {
+    const auto cfa = input::evaluate_cfa(row.cfa, pc, cfi_.registers().ra);
+    if (!cfa) {  // a CFA read from memory: no default FDE can say it
       ++n_.expressions;
+      report(rules::CFI_005, i, k, both());
       return;
     }
     bool equal = true;
-    if (row.cfa.reg != s.cfa_reg || row.cfa.offset != s.cfa_offset) equal = report(rules::CFI_001, i, k, both());
+    if (cfa->first != s.cfa_reg || cfa->second != s.cfa_offset) equal = report(rules::CFI_001, i, k, both());
     if (!saved_equal(row.fp, s.fp)) equal = report(rules::CFI_002, i, k, both());
     if (!saved_equal(row.ra, s.ra)) equal = report(rules::CFI_003, i, k, both());
     n_.equal += equal;
@@ -122,7 +157,11 @@ class Differential {
 
   // The first difference of each kind in a function (the rest follow from it).
   bool report(const Rule& rule, size_t i, size_t k, const std::string& what) {
-    const unsigned bit = rule.id == rules::CFI_001.id ? 1 : rule.id == rules::CFI_002.id ? 2 : rule.id == rules::CFI_003.id ? 4 : 8;
+    const unsigned bit = rule.id == rules::CFI_001.id   ? 1
+                         : rule.id == rules::CFI_002.id ? 2
+                         : rule.id == rules::CFI_003.id ? 4
+                         : rule.id == rules::CFI_004.id ? 8
+                                                        : 16;
     if (!(reported_ & bit)) f_.at_fre(rule, i, k, fres_[k].at, what.substr(1));
     reported_ |= bit;
     return false;

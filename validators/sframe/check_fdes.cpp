@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "input/symbols.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
 
@@ -24,6 +25,8 @@ void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
   if (d.pauth_key_b() && !aarch64(t.header.abi))
     f.at_fde(rules::FDE_004, i, d.at, "pauth key B on " + std::string(abi_name(t.header.abi)));
   if (d.padding) f.at_fde(rules::FDE_004, i, d.at + 18, "padding " + hex(d.padding));
+  if (version == 1 && d.pc_type() == kPcMask)
+    f.at_fde(rules::FDE_006, i, d.at, "PC-mask FDE of " + std::to_string(d.size) + " bytes; readers assume 16-byte blocks");
   if (version >= 2) {
     if (d.pc_type() == kPcMask && d.rep_size == 0)
       f.at_fde(rules::FDE_005, i, d.at, "PC-mask FDE with rep_size 0");
@@ -63,6 +66,62 @@ void check_range(const SframeTable& t, size_t i, SframeFindings& f) {
         end <= code.addr + code.size)
       return;
   f.at_fde(rules::FDE_007, i, d.at, "[" + hex(s.address) + ", " + hex(end) + ") is not inside an executable section");
+}
+
+void check_block_order(const SframeTable& t, SframeFindings& f) {
+  for (size_t i = 1; i < t.fdes.size(); ++i)
+    if (t.blocks[i].begin < t.blocks[i - 1].begin && t.blocks[i].end > t.blocks[i].begin) {
+      f.at_fde(rules::FDE_012, i, t.fdes[i].at, "FREs at " + std::to_string(t.blocks[i].begin) + ", before FDE " +
+                                                     std::to_string(i - 1) + "'s at " + std::to_string(t.blocks[i - 1].begin));
+      return;  // once: the layout, not each FDE
+    }
+}
+
+// ld's AMD64 .plt FDEs: plt0 pushes twice (sp+16, then sp+24 after the
+// push at 6), pltN jumps or pushes once (sp+8, then sp+16 from 11).
+void check_plt_shape(const SframeTable& t, size_t i, bool plt0, SframeFindings& f) {
+  const Fde& d = t.fdes[i];
+  std::vector<std::pair<uint32_t, int32_t>> rows;
+  for (FreCursor c(t, i); !c.done(); c.next()) rows.emplace_back(c->start, c->base_sp() && c->count() >= 1 ? c->words[0] : -1);
+  const bool mask = d.pc_type() == kPcMask;
+  const std::vector<std::pair<uint32_t, int32_t>> want =
+      mask ? std::vector<std::pair<uint32_t, int32_t>>{{0, 8}, {11, 16}} : std::vector<std::pair<uint32_t, int32_t>>{{0, 16}, {6, 24}};
+  if ((mask || plt0) && rows != want)
+    f.at_fde(rules::ELF_009, i, d.at, std::string(mask ? "pltN" : "plt0") + " FDE with " + std::to_string(rows.size()) +
+                                          " rows not ld's " + (mask ? "sp+8, sp+16 at 11" : "sp+16, sp+24 at 6"));
+}
+
+// Each FDE against the function symbols: one starting there, of its size;
+// PLT sections have none.
+void check_symbols(const SframeTable& t, SframeFindings& f) {
+  if (t.artifact->kind != input::ArtifactKind::Elf) return;
+  const auto symbols = input::symbols_from_symtab(*t.artifact);
+  if (!symbols) return;
+  const auto& all = symbols->symbols();
+  for (size_t i = 0; i < t.fdes.size(); ++i) {
+    const FunctionStart& s = t.starts[i];
+    if (!s.resolved) continue;
+    const input::Section* code = t.relocatable ? t.artifact->section_at(s.section) : nullptr;
+    if (!t.relocatable)
+      for (const auto& sec : t.artifact->sections)
+        if ((sec.flags & SHF_EXECINSTR) && s.address >= sec.addr && s.address < sec.addr + sec.size) code = &sec;
+    if (code && code->name.starts_with(".plt")) {
+      if (t.header.abi == kAmd64Le && code->name == ".plt") check_plt_shape(t, i, s.address == code->addr, f);
+      continue;
+    }
+    const input::Symbol* match = nullptr;
+    auto it = std::lower_bound(all.begin(), all.end(), s.address,
+                               [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
+    for (; it != all.end() && it->address == s.address; ++it)
+      if (it->function() && (!t.relocatable || it->section == s.section) &&
+          (!match || it->size == t.fdes[i].size))
+        match = &*it;
+    if (!match)
+      f.at_fde(rules::FDE_014, i, t.fdes[i].at, "no function symbol at " + hex(s.address));
+    else if (match->size && match->size != t.fdes[i].size)
+      f.at_fde(rules::FDE_014, i, t.fdes[i].at, match->name + " is " + std::to_string(match->size) + " bytes, the FDE " +
+                                                     std::to_string(t.fdes[i].size));
+  }
 }
 
 void check_order(const SframeTable& t, SframeFindings& f) {
@@ -109,6 +168,8 @@ void check_fdes(const SframeTable& t, SframeFindings& f) {
   }
   check_order(t, f);
   check_overlap(t, f);
+  check_block_order(t, f);
+  check_symbols(t, f);
 }
 
 }  // namespace elfmeta::sframe

@@ -107,6 +107,10 @@ const Rule FDE_005{"SFRAME-FDE-005", Severity::Error, kBoth, "PC-mask FDE with b
                    "PC-mask lookups take the PC modulo rep_size; libsframe and the kernel divide without checking "
                    "(SIGFPE, a divide error). A PC-increment FDE should leave rep_size 0 (warning).",
                    "binutils 2.41", ""};
+const Rule FDE_006{"SFRAME-FDE-006", Severity::Note, kLint, "version 1 PC-mask FDE without a block size",
+                   "Version 1 has no rep_size: readers assume the 16-byte PLT entries of AMD64, and libsframe "
+                   "2.40's lookups in such an FDE are wrong (see docs/sframe.md).",
+                   "binutils 2.40", ""};
 const Rule FDE_007{"SFRAME-FDE-007", Severity::Error, kK, "function range outside the executable code",
                    "The resolved [start, start + size) must lie inside one executable section (a PF_X segment) "
                    "without wrapping; the kernel refuses starts outside its text range.",
@@ -126,9 +130,19 @@ const Rule FDE_011{"SFRAME-FDE-011", Severity::Error, kBoth, "FRE block outside 
                    "fre_off.",
                    "", "fre goes past end of subsection"};
 
+const Rule FDE_012{"SFRAME-FDE-012", Severity::Note, kLint, "FRE blocks not in FDE order",
+                   "Legal: ld sorts the FDEs but keeps the FRE blocks in input order (the PLT's come last in every "
+                   "ld 2.40 link), so readers must not assume fre_off grows. A note here, not the catalogue's "
+                   "warning: every linked file has it.",
+                   "", ""};
 const Rule FDE_013{"SFRAME-FDE-013", Severity::Note, kLint, "FRE start offsets wider than needed",
                    "gas and ld pick 1-byte start offsets for functions under 256 bytes and 2-byte ones under "
                    "64 KiB; a wider type is legal but wastes space (a narrower one cannot encode the offsets).",
+                   "", ""};
+
+const Rule FDE_014{"SFRAME-FDE-014", Severity::Warning, kLint, "FDE does not match a function symbol",
+                   "An FDE should start at a function symbol (or a .cold part) and have its size, or cover a PLT; "
+                   "otherwise a profiler names the frame after the wrong function.",
                    "", ""};
 
 // --------------------------------------------------------------------- FRE
@@ -216,6 +230,10 @@ const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DW
                    "and ld 2.40 writes none for .plt.got.",
                    "", ""};
 
+const Rule ELF_009{"SFRAME-ELF-009", Severity::Note, kLint, "PLT FDE of an unexpected shape",
+                   "ld writes for AMD64 .plt a 16-byte PC-increment FDE for plt0 (sp+16, then sp+24 at 6) and one "
+                   "PC-mask FDE for the pltN entries (sp+8, then sp+16 at 11).",
+                   "binutils 2.40", ""};
 const Rule ELF_010{"SFRAME-ELF-010", Severity::Warning, kLint, "several SFrame sections concatenated",
                    "A linker that does not know SFrame (mold before 2.40, lld) concatenates the inputs: readers see "
                    "the first header only.",
@@ -241,13 +259,22 @@ const Rule CFI_004{"SFRAME-CFI-004", Severity::Error, kLint, "outermost frame no
                    "writes RA at CFA-8.",
                    "", ""};
 
+const Rule CFI_005{"SFRAME-CFI-005", Severity::Error, kLint, "FDE for CFI that SFrame cannot represent",
+                   "Where the CFI computes the CFA with an expression that reads memory (stack realignment through "
+                   "DRAP) a default FDE cannot say the same: the producer must leave the function out.",
+                   "", ""};
+const Rule CFI_006{"SFRAME-CFI-006", Severity::Error, kLint, "PC-mask rows differ from the PLT's CFA expression",
+                   "ld describes pltN in .eh_frame as rsp + 8 + ((rip & 15) >= 11) * 8; the PC-mask FDE's rows "
+                   "must give that CFA at every PC of every entry.",
+                   "binutils 2.40", ""};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
     &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017, &HDR_018, &HDR_019, &HDR_020, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
-    &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FDE_013, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
-    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &FRE_011, &FRE_012, &FRE_013, &FRE_014, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_010, &CFI_001, &CFI_002,
-    &CFI_003, &CFI_004,
+    &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FDE_013, &FDE_006, &FDE_012, &FDE_014, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &FRE_011, &FRE_012, &FRE_013, &FRE_014, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_009, &ELF_010, &CFI_001, &CFI_002,
+    &CFI_003, &CFI_004, &CFI_005, &CFI_006,
 };
 }  // namespace
 

@@ -148,7 +148,7 @@ std::vector<uint8_t> sframe_elf(const SframePlan& p, SframeFile kind) {
   ElfWriter w(linked ? ET_DYN : ET_REL, machine);
   uint64_t text_size = 16;
   for (const auto& d : p.fdes) text_size = std::max<uint64_t>(text_size, d.offset + d.size);
-  ElfSectionSpec text{".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, linked ? p.text_addr : 0, 16, 0,
+  ElfSectionSpec text{p.code_section, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, linked ? p.text_addr : 0, 16, 0,
                       std::vector<uint8_t>(text_size, 0xcc)};
   const uint32_t text_index = w.add_section(std::move(text));
   const SframeBytes s = encode_sframe(p, kind);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/byte_reader.h"
@@ -54,6 +55,7 @@ struct SframePlan {
   std::vector<uint8_t> tail;  // bytes after the FREs
   uint64_t text_addr = 0x1000, sframe_addr = 0x8000;  // linked files
   std::vector<uint64_t> dynamic_relocations;          // linked: R_X86_64_RELATIVE at these .sframe offsets
+  std::string code_section = ".text";                 // ".plt": the functions are PLT entries
 };
 
 struct SframeBytes {

@@ -34,3 +34,14 @@ int branchy(int x) {
   if (x > 1000) die(3);
   return leaf(x) + with_vla(x % 7);
 }
+
+// Realignment with a variable-size allocation: GCC keeps the CFA through a
+// DRAP register and describes it with a DWARF expression, which SFrame v1
+// cannot say; gas 2.40 leaves the function out (SFRAME-ELF-007).
+__attribute__((noinline)) int drap(int n) {
+  _Alignas(64) char buf[64];
+  char* p = alloca(n + 1);
+  memset(buf, n, sizeof buf);
+  memset(p, buf[n & 63], n + 1);
+  return p[n / 2];
+}
