@@ -338,6 +338,39 @@ TEST(SframeConsumer, VersionIsCheckedForTheSelectedReader) {
   EXPECT_TRUE(tie.rules.count("SFRAME-FDE-008")) << tie.listing;
 }
 
+// Versions 2 and 3 against an .eh_frame that says the same: clean; with one
+// FRE changed, exactly the CFI rule of what changed.
+TEST(SframeSyntheticCfi, Versions2And3AgreeWithTheirEhFrame) {
+  for (uint8_t version : {2, 3}) {
+    auto p = plan(version, 4);
+    p.eh_frame = true;
+    p.fdes[3].fres[0].words.clear();  // an outermost function (RA undefined)
+    if (version == 2) p.flags = sframe::kFdeSorted | sframe::kFuncStartPcrel;
+    p.fdes[3].fres[0].base_sp = false;
+    p.fdes[3].fres[1].words = {16};
+    const Fired clean = check_plan(p, SframeFile::Linked);
+    EXPECT_TRUE(clean.rules.empty()) << int(version) << ":\n" << clean.listing;
+    auto moved = p;
+    moved.fdes[1].fres[2].words[0] = 24;  // CFA fp+24, the CFI says fp+16
+    // (the .eh_frame is written from the plan: change only the section)
+    auto bytes = synth::sframe_elf(p, SframeFile::Linked);
+    const auto want = synth::encode_sframe(p, SframeFile::Linked).bytes, got = synth::encode_sframe(moved, SframeFile::Linked).bytes;
+    auto at = std::search(bytes.begin(), bytes.end(), want.begin(), want.end());
+    ASSERT_NE(at, bytes.end());
+    std::copy(got.begin(), got.end(), at);
+    const Fired changed = check_bytes(bytes);
+    EXPECT_EQ(changed.rules, std::set<std::string>{"SFRAME-CFI-001"}) << changed.listing;
+  }
+  auto p = plan(3, 2);
+  p.eh_frame = true;
+  p.fdes[0].signal = true;  // the CIE has no 'S'
+  const Fired signal = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(signal.rules, std::set<std::string>{"SFRAME-CFI-007"}) << signal.listing;
+  p.signal_cie = true;
+  p.fdes[1].signal = true;
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
+}
+
 class SframeRuleCase : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {
@@ -352,9 +385,10 @@ TEST_P(SframeRuleCase, FiresExactlyItsRule) {
 
 // Rules about agreement with DWARF CFI need .eh_frame: gas_corpus_test.cpp
 // triggers each with what gas 2.40 really writes and with mutated FREs of a
-// real executable.
+// real executable; CFI-007 (version 3 only) SframeSyntheticCfi above.
 const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003", "SFRAME-CFI-004",
-                                                  "SFRAME-CFI-005", "SFRAME-CFI-006", "SFRAME-ELF-004", "SFRAME-ELF-007"};
+                                                  "SFRAME-CFI-005", "SFRAME-CFI-006", "SFRAME-CFI-007", "SFRAME-ELF-004",
+                                                  "SFRAME-ELF-007"};
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;

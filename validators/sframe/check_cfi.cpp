@@ -92,6 +92,9 @@ class Differential {
         f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + hex(pc) + " inside the FDE");
         return;
       }
+      if (pc == start && t_.header.version == 3 && bool(d.info >> 7 & 1) != row->signal)
+        f_.at_fde(rules::CFI_007, i, d.at, std::string("signal bit ") + (d.info >> 7 & 1 ? "set" : "clear") +
+                                               ", the CIE " + (row->signal ? "has" : "lacks") + " 'S'");
       if (start + fres_[0].start <= pc) compare(i, k, pc, *row);
       uint64_t next = std::max<uint64_t>(row->end, pc + 1);
       if (k + 1 < fres_.size()) next = std::min<uint64_t>(next, start + fres_[k + 1].start);

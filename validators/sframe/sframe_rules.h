@@ -16,6 +16,6 @@ extern const Rule FDE_001, FDE_002, FDE_003, FDE_004, FDE_005, FDE_007, FDE_008,
 extern const Rule FRE_001, FRE_002, FRE_003, FRE_004, FRE_005, FRE_006, FRE_007, FRE_008, FRE_009, FRE_010, FRE_011,
     FRE_012, FRE_013, FRE_014;
 extern const Rule ELF_001, ELF_002, ELF_003, ELF_004, ELF_005, ELF_006, ELF_007, ELF_009, ELF_010;
-extern const Rule CFI_001, CFI_002, CFI_003, CFI_004, CFI_005, CFI_006;
+extern const Rule CFI_001, CFI_002, CFI_003, CFI_004, CFI_005, CFI_006, CFI_007;
 
 }  // namespace elfmeta::sframe::rules

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <string>
 
 #include "synth/elf_writer.h"
 
@@ -63,6 +64,78 @@ void put_fre(Out& o, const SframeFrePlan& r, uint8_t fre_type) {
     else if (ws == 2) o.put(static_cast<int16_t>(w));
     else o.put(w);
   }
+}
+
+void uleb(std::vector<uint8_t>& out, uint64_t v) {
+  do {
+    uint8_t b = v & 0x7f;
+    v >>= 7;
+    out.push_back(static_cast<uint8_t>(b | (v ? 0x80 : 0)));
+  } while (v);
+}
+
+void put32(std::vector<uint8_t>& out, uint32_t v) {
+  for (int k = 0; k < 4; ++k) out.push_back(static_cast<uint8_t>(v >> (8 * k)));
+}
+
+void set32(std::vector<uint8_t>& out, size_t at, uint32_t v) {
+  for (int k = 0; k < 4; ++k) out[at + k] = static_cast<uint8_t>(v >> (8 * k));
+}
+
+// One CIE (CFA rsp+8, RA at cfa-8, pc-relative FDE addresses) and an FDE per
+// PC-increment function whose rows are its FREs.
+std::vector<uint8_t> eh_frame_of(const SframePlan& p, uint64_t eh_addr) {
+  std::vector<uint8_t> out;
+  const std::string augmentation = p.signal_cie ? "zRS" : "zR";
+  put32(out, 0);  // length, set below
+  put32(out, 0);  // CIE id
+  out.push_back(1);
+  out.insert(out.end(), augmentation.begin(), augmentation.end());
+  out.push_back(0);
+  uleb(out, 1);        // code alignment
+  out.push_back(0x78);  // data alignment -8
+  uleb(out, 16);       // return address column
+  uleb(out, 1);
+  out.push_back(0x1b);  // FDE addresses: pcrel sdata4
+  out.insert(out.end(), {0x0c, 7, 8, 0x90, 1});  // def_cfa rsp+8; offset rip at cfa-8
+  while ((out.size()) % 8) out.push_back(0);
+  set32(out, 0, static_cast<uint32_t>(out.size() - 4));
+  for (const auto& d : p.fdes) {
+    if (d.pc_type != kPcInc) continue;
+    const size_t fde = out.size();
+    put32(out, 0);
+    put32(out, static_cast<uint32_t>(out.size()));  // back to the CIE at 0
+    const uint64_t field = eh_addr + out.size();
+    put32(out, static_cast<uint32_t>(p.text_addr + d.offset - field));
+    put32(out, d.size);
+    uleb(out, 0);
+    uint32_t at = 0;
+    for (const auto& r : d.fres) {
+      if (r.start > at) {
+        out.push_back(0x04);  // advance_loc4
+        put32(out, r.start - at);
+        at = r.start;
+      }
+      if (r.words.empty()) {
+        out.insert(out.end(), {0x07, 16});  // undefined rip
+        continue;
+      }
+      out.push_back(0xc0 | 16);  // restore rip: at cfa-8 again after an outermost row
+      out.push_back(0x0c);       // def_cfa
+      uleb(out, r.base_sp ? 7 : 6);
+      uleb(out, static_cast<uint64_t>(r.words[0]));
+      if (r.words.size() > 1 && r.words[1] < 0) {
+        out.push_back(0x80 | 6);  // offset rbp
+        uleb(out, static_cast<uint64_t>(-r.words[1] / 8));
+      } else {
+        out.push_back(0xc0 | 6);  // restore rbp
+      }
+    }
+    while ((out.size() - fde) % 8) out.push_back(0);
+    set32(out, fde, static_cast<uint32_t>(out.size() - fde - 4));
+  }
+  put32(out, 0);
+  return out;
 }
 
 }  // namespace
@@ -174,6 +247,10 @@ std::vector<uint8_t> sframe_elf(const SframePlan& p, SframeFile kind) {
         rela.insert(rela.end(), b, b + sizeof r);
       }
       w.add_section({".rela.dyn", SHT_RELA, SHF_ALLOC, p.sframe_addr + 0x4000, 8, sizeof(Elf64_Rela), rela});
+    }
+    if (p.eh_frame && p.abi == kAmd64Le) {
+      const uint64_t eh_addr = p.sframe_addr + 0x2000;
+      w.add_section({".eh_frame", SHT_PROGBITS, SHF_ALLOC, eh_addr, 8, 0, eh_frame_of(p, eh_addr)});
     }
     w.add_segment(PT_LOAD, PF_R | PF_X, text_index);
     w.add_segment(PT_LOAD, PF_R, sframe_index);

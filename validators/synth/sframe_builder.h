@@ -56,6 +56,11 @@ struct SframePlan {
   uint64_t text_addr = 0x1000, sframe_addr = 0x8000;  // linked files
   std::vector<uint64_t> dynamic_relocations;          // linked: R_X86_64_RELATIVE at these .sframe offsets
   std::string code_section = ".text";                 // ".plt": the functions are PLT entries
+  // Linked AMD64 files: an .eh_frame saying what the FREs say (CFA, saved
+  // RBP, outermost frames), with the 'S' (signal frame) augmentation when
+  // `signal_cie`; for the CFI differential of versions 2 and 3.
+  bool eh_frame = false;
+  bool signal_cie = false;
 };
 
 struct SframeBytes {
