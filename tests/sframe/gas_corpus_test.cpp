@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <tuple>
 #include <map>
 #include <set>
@@ -85,7 +86,7 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
     // output is (pltN without a block size in v1, the PLT's FREs last).
     for (const auto& [rule, count] : r.rules)
       EXPECT_TRUE(linked && (rule == "SFRAME-ELF-002" || rule == "SFRAME-FDE-006" || rule == "SFRAME-FDE-012" ||
-                             rule == "SFRAME-ELF-007"))
+                             rule == "SFRAME-ELF-007" || rule == "SFRAME-CFI-008"))
           << name << ": unexpected " << rule << ":\n" << r.listing;
     std::istringstream lines(r.listing);
     for (std::string line; std::getline(lines, line);) {
@@ -95,6 +96,11 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
     }
     if (linked && GetParam() == "-O0") {
       EXPECT_NE(r.listing.find("drap at"), std::string::npos) << name << ":\n" << r.listing;
+      // DRAP: the CFA moves to r10 first, then to a DWARF expression.
+      EXPECT_NE(r.listing.find("drap: its CFA is based on r10"), std::string::npos) << name << ":\n" << r.listing;
+    }
+    if (std::string(name) == "exe") {
+      EXPECT_NE(r.listing.find("_start: it is an outermost frame"), std::string::npos) << r.listing;
     }
     EXPECT_EQ(r.check.cfi_checked, linked) << name;
     // ld 2.40: the segment is larger than the merged section, in every link.
@@ -142,9 +148,12 @@ TEST_F(GasDefects, AreFoundAsTheSpecDescribes) {
                                                          {"SFRAME-CFI-003", 1},
                                                          {"SFRAME-CFI-004", 1},
                                                          {"SFRAME-ELF-007", 1},
+                                                         {"SFRAME-CFI-008", 1},
                                                          {"SFRAME-ELF-002", 1}}))
       << linked.listing;
   EXPECT_NE(linked.listing.find("ra_in_rcx at"), std::string::npos) << linked.listing;
+  EXPECT_NE(linked.listing.find("ra_in_rcx: its return address is not where SFrame can say"), std::string::npos)
+      << linked.listing;
   EXPECT_EQ(check_file(so, kLibsframe).check.errors, 0u);
   const Result kernel = check_file(so, kSframeKernel);
   EXPECT_GE(kernel.check.errors, 2u) << kernel.listing;  // version 1, and the tie
@@ -160,12 +169,39 @@ TEST(Binutils244, Version2OutputHasTheKnownLdDefects) {
   EXPECT_EQ(exe.check.version, 2);
   EXPECT_TRUE(exe.check.cfi_checked);
   EXPECT_EQ(exe.rules, (std::map<std::string, size_t>{{"SFRAME-CFI-006", 1},
+                                                      {"SFRAME-CFI-008", 1},
                                                       {"SFRAME-ELF-002", 1},
                                                       {"SFRAME-ELF-007", 1},
                                                       {"SFRAME-FDE-005", 1},
                                                       {"SFRAME-FDE-012", 1}}))
       << exe.listing;
   EXPECT_NE(exe.listing.find("at 0x1040: SFrame CFA r7+16"), std::string::npos) << exe.listing;
+}
+
+// ld 2.40 --gc-sections drops .sframe (PR ld/32769): checked with its
+// objects, the output gets SFRAME-ELF-008.
+class GasGcSections : public GasSframe {};
+
+TEST_F(GasGcSections, LosesTheSectionAndTheCliSaysSo) {
+  const auto a = dir_ / "a.o", b = dir_ / "b.o", out = dir_ / "gc";
+  ASSERT_EQ(run("gcc -O2 -ffunction-sections -c -Wa,--gsframe " + (kCorpus / "frames.c").string() + " -o " + a.string()), 0);
+  ASSERT_EQ(run("gcc -O2 -c -Wa,--gsframe " + (kCorpus / "main.c").string() + " -o " + b.string()), 0);
+  ASSERT_EQ(run("gcc -Wl,--gc-sections " + a.string() + " " + b.string() + " -o " + out.string()), 0);
+  auto oa = input::open_input(a.string()), ob = input::open_input(b.string()), oo = input::open_input(out.string());
+  ASSERT_TRUE(oa.artifact && ob.artifact && oo.artifact);
+  EXPECT_EQ(oo.artifact->section(".sframe"), nullptr);
+  DiagnosticList list;
+  EXPECT_TRUE(sframe::check_lost_in_link(*oo.artifact, {oa.artifact.get(), ob.artifact.get(), oo.artifact.get()}, list));
+  ASSERT_EQ(list.items().size(), 1u);
+  EXPECT_EQ(list.items()[0].rule->id, "SFRAME-ELF-008");
+  DiagnosticList alone;  // without its objects there is nothing to say
+  EXPECT_FALSE(sframe::check_lost_in_link(*oo.artifact, {oo.artifact.get()}, alone));
+  const std::string cli = std::string(ELFMETA_CLI) + " check --only sframe " + a.string() + " " + b.string() + " " +
+                          out.string() + " > " + (dir_ / "out.txt").string();
+  EXPECT_EQ(std::system(cli.c_str()), 0);  // a warning
+  std::ifstream text(dir_ / "out.txt");
+  const std::string printed((std::istreambuf_iterator<char>(text)), {});
+  EXPECT_NE(printed.find("[SFRAME-ELF-008]"), std::string::npos) << printed;
 }
 
 // ld 2.40 -r re-encodes the merged section but keeps the inputs' relocation
@@ -222,7 +258,7 @@ TEST_F(GasMutation, ChangedFreWordsDisagreeWithTheCfi) {
     const Result r = check_file(path);
     std::set<std::string> fired;
     for (const auto& [id, count] : r.rules)
-      if (id.starts_with("SFRAME-CFI")) fired.insert(id);
+      if (id.starts_with("SFRAME-CFI") && id != "SFRAME-CFI-008") fired.insert(id);
     EXPECT_EQ(r.check.errors, 1u) << r.listing;
     EXPECT_EQ(fired, std::set<std::string>{rule}) << r.listing;
   }

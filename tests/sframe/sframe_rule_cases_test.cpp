@@ -387,8 +387,8 @@ TEST_P(SframeRuleCase, FiresExactlyItsRule) {
 // triggers each with what gas 2.40 really writes and with mutated FREs of a
 // real executable; CFI-007 (version 3 only) SframeSyntheticCfi above.
 const std::set<std::string_view> kCasesFromGas = {"SFRAME-CFI-001", "SFRAME-CFI-002", "SFRAME-CFI-003", "SFRAME-CFI-004",
-                                                  "SFRAME-CFI-005", "SFRAME-CFI-006", "SFRAME-CFI-007", "SFRAME-ELF-004",
-                                                  "SFRAME-ELF-007"};
+                                                  "SFRAME-CFI-005", "SFRAME-CFI-006", "SFRAME-CFI-007", "SFRAME-CFI-008",
+                                                  "SFRAME-ELF-004", "SFRAME-ELF-007", "SFRAME-ELF-008"};
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;

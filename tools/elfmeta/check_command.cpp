@@ -324,6 +324,18 @@ int run_check(Args args) {
     check_one(i, base);
   });
 
+  if (s.sframe_on) {
+    std::vector<const input::Artifact*> all;
+    for (const auto& r : results)
+      if (r.artifact) all.push_back(r.artifact.get());
+    for (auto& r : results) {
+      if (!r.artifact) continue;
+      DiagnosticList lost;
+      if (sframe::check_lost_in_link(*r.artifact, all, lost))
+        for (auto& d : lost.items()) r.diagnostics.push_back(std::move(d));
+    }
+  }
+
   RunSummary summary;
   summary.inputs = results.size();
   summary.kernel = kernels_used(results);

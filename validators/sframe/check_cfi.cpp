@@ -182,6 +182,27 @@ class Differential {
   std::vector<Fre> fres_;
 };
 
+// What the CFI of [start, end) does that a default FDE cannot say.
+std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end, const Header& h) {
+  const auto& regs = cfi.registers();
+  for (uint64_t pc = start; pc < end;) {
+    const auto row = cfi.row_at(pc);
+    if (!row) break;
+    if (!row->cfa.simple) return "its CFA is a DWARF expression (stack realignment through DRAP)";
+    if (row->cfa.reg != regs.sp && row->cfa.reg != regs.fp) return "its CFA is based on r" + std::to_string(row->cfa.reg);
+    if (row->ra.kind == SavedRule::kUndefined)
+      return h.version < 3 ? "it is an outermost frame (RA undefined), which version " + std::to_string(h.version) +
+                                 " cannot mark"
+                           : "it is an outermost frame (RA undefined)";
+    if (row->ra.kind == SavedRule::kOther || (h.fixed_ra != 0 && row->ra.kind == SavedRule::kAtCfa && row->ra.offset != h.fixed_ra) ||
+        row->ra.kind == SavedRule::kSameValue)
+      return "its return address is not where SFrame can say (" + input::describe(row->ra) + ")";
+    if (row->fp.kind == SavedRule::kOther) return "its frame pointer is saved by an expression";
+    pc = std::max<uint64_t>(row->end, pc + 1);
+  }
+  return "nothing SFrame cannot say: the code was not assembled with --gsframe";
+}
+
 // Function symbols that the CFI describes and no FDE covers.
 void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) {
   const auto symbols = input::symbols_from_symtab(*t.artifact);
@@ -194,8 +215,9 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFind
     if (!s.function() || s.size == 0) continue;
     auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{s.address, ~uint64_t(0)});
     if (it != ranges.begin() && std::prev(it)->second > s.address) continue;
-    if (cfi.row_at(s.address))
-      f.at_section(rules::ELF_007, std::nullopt, s.name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
+    if (!cfi.row_at(s.address)) continue;
+    f.at_section(rules::ELF_007, std::nullopt, s.name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
+    f.at_section(rules::CFI_008, std::nullopt, s.name + ": " + why_no_fde(cfi, s.address, s.address + s.size, t.header));
   }
 }
 

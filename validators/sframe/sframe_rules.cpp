@@ -230,6 +230,11 @@ const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DW
                    "and ld 2.40 writes none for .plt.got.",
                    "", ""};
 
+const Rule ELF_008{"SFRAME-ELF-008", Severity::Warning, kLint, ".sframe lost in the link",
+                   "The objects of a link have .sframe and its output has none: ld before the PR ld/32769 fix "
+                   "(binutils 2.40 on bookworm) drops the whole section under --gc-sections. Checked when the "
+                   "objects and the output are given together.",
+                   "binutils 2.40", ""};
 const Rule ELF_009{"SFRAME-ELF-009", Severity::Note, kLint, "PLT FDE of an unexpected shape",
                    "ld writes for AMD64 .plt a 16-byte PC-increment FDE for plt0 (sp+16, then sp+24 at 6) and one "
                    "PC-mask FDE for the pltN entries (sp+8, then sp+16 at 11).",
@@ -273,13 +278,19 @@ const Rule CFI_007{"SFRAME-CFI-007", Severity::Warning, kLint, "signal-frame bit
                    "augmentation. An unwinder treats the caller's PC differently in a signal frame.",
                    "binutils 2.46", ""};
 
+const Rule CFI_008{"SFRAME-CFI-008", Severity::Note, kLint, "why a function has no FDE",
+                   "For each function with CFI but no FDE (SFRAME-ELF-007), what its CFI does that SFrame cannot "
+                   "say: a CFA expression (DRAP), a CFA in another register, the return address elsewhere, an "
+                   "outermost frame in version 1; or nothing, when the code was not assembled with --gsframe.",
+                   "", ""};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009, &HDR_010, &HDR_011,
     &HDR_012, &HDR_013, &HDR_014, &HDR_015, &HDR_016, &HDR_017, &HDR_018, &HDR_019, &HDR_020, &FDE_001, &FDE_002, &FDE_003, &FDE_004,
     &FDE_005, &FDE_007, &FDE_008, &FDE_009, &FDE_010, &FDE_011, &FDE_013, &FDE_006, &FDE_012, &FDE_014, &FRE_001, &FRE_002, &FRE_003, &FRE_004, &FRE_005,
-    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &FRE_011, &FRE_012, &FRE_013, &FRE_014, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_009, &ELF_010, &CFI_001, &CFI_002,
-    &CFI_003, &CFI_004, &CFI_005, &CFI_006, &CFI_007,
+    &FRE_006, &FRE_007, &FRE_008, &FRE_009, &FRE_010, &FRE_011, &FRE_012, &FRE_013, &FRE_014, &ELF_001, &ELF_002, &ELF_003, &ELF_004, &ELF_005, &ELF_006, &ELF_007, &ELF_008, &ELF_009, &ELF_010, &CFI_001, &CFI_002,
+    &CFI_003, &CFI_004, &CFI_005, &CFI_006, &CFI_007, &CFI_008,
 };
 }  // namespace
 

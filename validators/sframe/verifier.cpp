@@ -1,10 +1,13 @@
 #include "sframe/verifier.h"
 
+#include <elf.h>
+
 #include <algorithm>
 
 #include "core/text.h"
 #include "input/symbols.h"
 #include "sframe/sframe_checks.h"
+#include "sframe/sframe_rules.h"
 
 namespace elfmeta::sframe {
 
@@ -50,6 +53,28 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   out.errors = f.errors();
   out.findings = f.findings();
   return out;
+}
+
+}  // namespace elfmeta::sframe
+
+namespace elfmeta::sframe {
+
+bool check_lost_in_link(const input::Artifact& output, const std::vector<const input::Artifact*>& inputs,
+                        DiagnosticSink& sink) {
+  if (output.kind != input::ArtifactKind::Elf || output.elf_type == ET_REL || output.section(".sframe") ||
+      !output.section(".eh_frame"))
+    return false;
+  std::vector<std::string> objects;
+  for (const auto* a : inputs)
+    if (a->kind == input::ArtifactKind::Elf && a->elf_type == ET_REL && a->section(".sframe") &&
+        a->section(".sframe")->size > 0)
+      objects.push_back(a->name);
+  if (objects.empty()) return false;
+  SframeFindings f(output.name, sink, kNoConsumer, "(no .sframe)");
+  f.at_section(rules::ELF_008, std::nullopt,
+               "no .sframe, though " + std::to_string(objects.size()) + " object(s) checked with it have one (" +
+                   objects.front() + (objects.size() > 1 ? ", ..." : "") + ")");
+  return true;
 }
 
 }  // namespace elfmeta::sframe

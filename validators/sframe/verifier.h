@@ -5,6 +5,8 @@
 #include "core/diagnostic.h"
 #include "input/artifact.h"
 
+#include <vector>
+
 namespace elfmeta::sframe {
 
 struct SframeOptions {
@@ -25,5 +27,12 @@ struct SframeCheck {
 };
 
 SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options, DiagnosticSink& sink);
+
+// SFRAME-ELF-008, over the inputs of one run: a linked file without .sframe
+// (but with .eh_frame) checked together with objects that have one lost it
+// in the link (ld --gc-sections before PR ld/32769). Reports into `sink`
+// for `output`; false when the rule does not apply.
+bool check_lost_in_link(const input::Artifact& output, const std::vector<const input::Artifact*>& inputs,
+                        DiagnosticSink& sink);
 
 }  // namespace elfmeta::sframe
