@@ -361,6 +361,26 @@ TEST(SframeSyntheticCfi, Versions2And3AgreeWithTheirEhFrame) {
     const Fired changed = check_bytes(bytes);
     EXPECT_EQ(changed.rules, std::set<std::string>{"SFRAME-CFI-001"}) << changed.listing;
   }
+  // FLEX rows (CFA = rsp+8; then CFA = rbp+16 with FP at CFA-16) against
+  // the CFI: equal, then one offset changed.
+  for (int32_t fp_save : {-16, -24}) {
+    auto flex = plan(3, 2);
+    flex.eh_frame = true;
+    flex.fdes[1].v3_kind = sframe::kFlex;
+    flex.fdes[1].fres.resize(2);
+    flex.fdes[1].fres[0].words = {(7 << 3) | 1, 8};
+    flex.fdes[1].fres[1].words = {(6 << 3) | 1, 16, 0, 2, -16};
+    auto bytes = synth::sframe_elf(flex, SframeFile::Linked);
+    if (fp_save != -16) {  // the section says -24, the .eh_frame (from the plan) -16
+      auto moved = flex;
+      moved.fdes[1].fres[1].words[4] = fp_save;
+      const auto want = synth::encode_sframe(flex, SframeFile::Linked).bytes, got = synth::encode_sframe(moved, SframeFile::Linked).bytes;
+      std::copy(got.begin(), got.end(), std::search(bytes.begin(), bytes.end(), want.begin(), want.end()));
+    }
+    const Fired fired = check_bytes(bytes);
+    EXPECT_EQ(fired.rules, fp_save == -16 ? std::set<std::string>{} : std::set<std::string>{"SFRAME-CFI-002"}) << fired.listing;
+    EXPECT_EQ(fired.listing.find("not compared"), std::string::npos) << fired.listing;
+  }
   auto p = plan(3, 2);
   p.eh_frame = true;
   p.fdes[0].signal = true;  // the CIE has no 'S'

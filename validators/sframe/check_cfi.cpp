@@ -25,6 +25,31 @@ struct State {
   std::optional<int64_t> fp, ra;  // saved at CFA + value; nullopt: not saved
 };
 
+// A FLEX FRE: (control, offset) pairs for CFA, RA, FP; control bit 0
+// names a register (bits 3+), bit 1 dereferences. nullopt for rules the
+// comparison does not cover (a CFA loaded from memory, a register holding
+// RA or FP).
+std::optional<State> flex_state_of(const Header& h, const Fre& fre) {
+  State s;
+  const auto control = [&](size_t w) { return static_cast<uint32_t>(fre.words[w]); };
+  if (fre.count() < 2 || !(control(0) & 1) || (control(0) & 2)) return std::nullopt;
+  s.cfa_reg = static_cast<int>(control(0) >> 3);
+  s.cfa_offset = fre.words[1];
+  if (h.fixed_ra != 0) s.ra = h.fixed_ra;
+  size_t w = 2;
+  for (std::optional<int64_t>* slot : {&s.ra, &s.fp}) {
+    if (w >= fre.count()) break;
+    if (control(w) == 0) {  // padding: not described
+      ++w;
+      continue;
+    }
+    if (w + 1 >= fre.count() || control(w) != 2) return std::nullopt;  // only *(CFA + offset)
+    *slot = fre.words[w + 1];
+    w += 2;
+  }
+  return s;
+}
+
 State state_of(const Header& h, const Fre& fre, const input::CfiRegisters& regs) {
   State s;
   if (fre.count() == 0) {
@@ -71,10 +96,7 @@ class Differential {
     const Fde& d = t_.fdes[i];
     const FreRange& b = t_.blocks[i];
     if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.size == 0) return;
-    if (t_.header.version == 3 && (d.info2 & 0x1f) == kFlex) {
-      ++n_.flex;  // FLEX rows name registers and dereferences: not compared yet
-      return;
-    }
+    flex_ = t_.header.version == 3 && (d.info2 & 0x1f) == kFlex;
     if (d.pc_type() == kPcMask) {
       mask_fde(i);
       return;
@@ -136,7 +158,12 @@ class Differential {
 
   void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
     ++n_.points;
-    const State s = state_of(t_.header, fres_[k], cfi_.registers());
+    std::optional<State> flex;
+    if (flex_ && fres_[k].count() && !(flex = flex_state_of(t_.header, fres_[k]))) {
+      ++n_.flex;  // a FLEX rule beyond register + offset and CFA-relative saves
+      return;
+    }
+    const State s = flex ? *flex : state_of(t_.header, fres_[k], cfi_.registers());
     const auto both = [&] {  // the message, made only for a difference
       return " at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
              input::describe(row.fp) + ", RA " + input::describe(row.ra);
@@ -179,6 +206,7 @@ class Differential {
   SframeFindings& f_;
   Counts n_;
   unsigned reported_ = 0;
+  bool flex_ = false;
   std::vector<Fre> fres_;
 };
 
@@ -233,7 +261,7 @@ bool check_cfi(const SframeTable& t, SframeFindings& f) {
   const Counts& n = diff.counts();
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +
-         (n.flex ? ", " + std::to_string(n.flex) + " FLEX FDEs not compared" : std::string()));
+         (n.flex ? ", " + std::to_string(n.flex) + " FLEX rows with dereferences or registers not compared" : std::string()));
   return true;
 }
 

@@ -120,6 +120,25 @@ std::vector<uint8_t> eh_frame_of(const SframePlan& p, uint64_t eh_addr) {
         out.insert(out.end(), {0x07, 16});  // undefined rip
         continue;
       }
+      if (d.v3_kind == kFlex) {  // (control, offset) pairs: CFA = reg + offset; RA, FP at *(CFA + offset)
+        out.insert(out.end(), {0xc0 | 16, 0x0c});
+        uleb(out, static_cast<uint32_t>(r.words[0]) >> 3);
+        uleb(out, static_cast<uint64_t>(r.words.size() > 1 ? r.words[1] : 0));
+        size_t w = 2;
+        for (int reg : {16, 6}) {
+          if (w >= r.words.size()) break;
+          if (r.words[w] == 0) {
+            ++w;
+            continue;
+          }
+          if (w + 1 < r.words.size() && r.words[w + 1] < 0) {
+            out.push_back(static_cast<uint8_t>(0x80 | reg));
+            uleb(out, static_cast<uint64_t>(-r.words[w + 1] / 8));
+          }
+          w += 2;
+        }
+        continue;
+      }
       out.push_back(0xc0 | 16);  // restore rip: at cfa-8 again after an outermost row
       out.push_back(0x0c);       // def_cfa
       uleb(out, r.base_sp ? 7 : 6);
