@@ -228,17 +228,26 @@ std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end,
     if (row->fp.kind == SavedRule::kOther) return "its frame pointer is saved by an expression";
     pc = std::max<uint64_t>(row->end, pc + 1);
   }
-  return "nothing SFrame cannot say: the code was not assembled with --gsframe";
+  return "its rows are ones SFrame can say: the producer skipped it for a directive it does not follow "
+         "(gas 2.40: .cfi_remember_state first, DW_CFA_GNU_args_size), or it was not assembled with --gsframe";
 }
 
 // Function symbols that the CFI describes and no FDE covers.
 void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) {
-  const auto symbols = input::symbols_from_symtab(*t.artifact);
-  if (!symbols) return;
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (size_t i = 0; i < t.fdes.size(); ++i)
     if (t.starts[i].resolved) ranges.emplace_back(t.starts[i].address, t.starts[i].address + std::max<uint32_t>(t.fdes[i].size, 1));
   std::sort(ranges.begin(), ranges.end());
+  // Linker-made code without symbols: the PLT sections.
+  for (const auto& sec : t.artifact->sections) {
+    if (!(sec.flags & SHF_EXECINSTR) || !sec.name.starts_with(".plt") || sec.size == 0) continue;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{sec.addr, ~uint64_t(0)});
+    if (it != ranges.begin() && std::prev(it)->second > sec.addr) continue;
+    if (cfi.row_at(sec.addr))
+      f.at_section(rules::ELF_007, std::nullopt, sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE");
+  }
+  const auto symbols = input::symbols_from_symtab(*t.artifact);
+  if (!symbols) return;
   for (const auto& s : symbols->symbols()) {
     if (!s.function() || s.size == 0) continue;
     auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{s.address, ~uint64_t(0)});

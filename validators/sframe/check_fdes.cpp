@@ -13,6 +13,21 @@ namespace {
 
 bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
 
+// The linked code section holding FDE i's start, if any.
+const input::Section* code_of(const SframeTable& t, size_t i) {
+  const FunctionStart& s = t.starts[i];
+  if (!s.resolved || t.artifact->kind != input::ArtifactKind::Elf) return nullptr;
+  if (t.relocatable) return t.artifact->section_at(s.section);
+  for (const auto& sec : t.artifact->sections)
+    if ((sec.flags & SHF_EXECINSTR) && s.address >= sec.addr && s.address < sec.addr + sec.size) return &sec;
+  return nullptr;
+}
+
+bool in_plt(const SframeTable& t, size_t i) {
+  const input::Section* code = code_of(t, i);
+  return code && code->name.starts_with(".plt");
+}
+
 void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
   const Fde& d = t.fdes[i];
   const uint8_t version = t.header.version;
@@ -34,7 +49,9 @@ void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
       f.at_fde(rules::FDE_005, i, d.at, "PC-increment FDE with rep_size " + std::to_string(d.rep_size),
                Severity::Warning);
   }
-  if (d.pc_type() == kPcInc && d.fre_type() <= kAddr4) {
+  // ld types plt0's FRE starts by the size of the whole .plt (2 bytes past
+  // 255): not a choice to report.
+  if (d.pc_type() == kPcInc && d.fre_type() <= kAddr4 && !in_plt(t, i)) {
     const uint8_t smallest = d.size < 256 ? kAddr1 : d.size < 65536 ? kAddr2 : kAddr4;
     if (d.fre_type() > smallest)
       f.at_fde(rules::FDE_013, i, d.at, std::to_string(start_size(d.fre_type())) + "-byte FRE starts in a " +
@@ -101,10 +118,7 @@ void check_symbols(const SframeTable& t, SframeFindings& f) {
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FunctionStart& s = t.starts[i];
     if (!s.resolved) continue;
-    const input::Section* code = t.relocatable ? t.artifact->section_at(s.section) : nullptr;
-    if (!t.relocatable)
-      for (const auto& sec : t.artifact->sections)
-        if ((sec.flags & SHF_EXECINSTR) && s.address >= sec.addr && s.address < sec.addr + sec.size) code = &sec;
+    const input::Section* code = code_of(t, i);
     if (code && code->name.starts_with(".plt")) {
       if (t.header.abi == kAmd64Le && code->name == ".plt") check_plt_shape(t, i, s.address == code->addr, f);
       continue;

@@ -67,4 +67,52 @@ ra_in_rcx:
 	jmp	*%rcx
 	.cfi_endproc
 	.size	ra_in_rcx, .-ra_in_rcx
+
+# gas 2.40 also leaves out, silently, a function whose CFI starts with
+# .cfi_remember_state, one with DW_CFA_GNU_args_size, and one with
+# .cfi_val_offset (SFRAME-ELF-007); it accepts .cfi_signal_frame, which
+# version 1 cannot say, without a trace.
+	.text
+	.globl	remember_first
+	.type	remember_first, @function
+remember_first:
+	.cfi_startproc
+	.cfi_remember_state
+	nop
+	.cfi_restore_state
+	ret
+	.cfi_endproc
+	.size	remember_first, .-remember_first
+
+	.globl	args_size
+	.type	args_size, @function
+args_size:
+	.cfi_startproc
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	.cfi_escape 0x2e, 0x10
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	args_size, .-args_size
+
+	.globl	val_offset
+	.type	val_offset, @function
+val_offset:
+	.cfi_startproc
+	.cfi_val_offset 6, -16
+	ret
+	.cfi_endproc
+	.size	val_offset, .-val_offset
+
+	.globl	signal_tramp
+	.type	signal_tramp, @function
+signal_tramp:
+	.cfi_startproc
+	.cfi_signal_frame
+	nop
+	ret
+	.cfi_endproc
+	.size	signal_tramp, .-signal_tramp
 	.section	.note.GNU-stack,"",@progbits
