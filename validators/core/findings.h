@@ -29,6 +29,7 @@ class Findings {
   void finish(const std::string& section);
 
   const std::string& artifact() const { return artifact_; }
+  uint32_t consumer() const { return consumer_; }
   size_t errors() const { return errors_; }
   size_t findings() const { return findings_; }
   size_t count(const Rule& rule) const {

@@ -182,7 +182,9 @@ class Reader {
       const auto sym = input::elf_symbol(a_, *rs.symtab, r.symbol);
       const input::Section* target = sym ? a_.section_at(sym->section) : nullptr;
       const bool symbol_ok = sym && (sym->type == STT_SECTION || sym->type == STT_FUNC || sym->type == STT_NOTYPE);
-      const int64_t offset = sym ? static_cast<int64_t>(sym->value) + r.addend : 0;
+      // Symbol value plus addend wraps like the linker's arithmetic does
+      // (hostile values must not overflow a signed sum).
+      const int64_t offset = sym ? static_cast<int64_t>(sym->value + static_cast<uint64_t>(r.addend)) : 0;
       if (!sym || !target || !(target->flags & SHF_EXECINSTR) || !symbol_ok || offset < 0 ||
           static_cast<uint64_t>(offset) > target->size) {
         std::string what = !sym ? "symbol " + std::to_string(r.symbol) + " does not exist"

@@ -113,8 +113,9 @@ void check_fres(const SframeTable& t, SframeFindings& f) {
       }
       if (fre.start > d.size)
         f.at_fre(rules::FRE_005, i, k, fre.at, "starts at " + std::to_string(fre.start) + " in a " + std::to_string(d.size) + "-byte function");
-      else if (fre.start == d.size && d.size)
-        f.at_fre(rules::FRE_005, i, k, fre.at, "starts at the function's end (" + std::to_string(d.size) + ")", Severity::Warning);
+      else if (fre.start == d.size && d.size)  // libsframe 2.40 asserts on it (relaxed in PR 33131)
+        f.at_fre(rules::FRE_005, i, k, fre.at, "starts at the function's end (" + std::to_string(d.size) + ")",
+                 f.consumer() & kLibsframe ? Severity::Error : Severity::Warning);
       if (k == 0 && fre.start != 0) f.at_fre(rules::FRE_006, i, k, fre.at, "first FRE starts at " + std::to_string(fre.start));
     }
   }

@@ -49,9 +49,9 @@ const Rule HDR_010{"SFRAME-HDR-010", Severity::Error, kBoth, "FDE array outside 
                    "fdeoff must not exceed freoff, and the FDE array (num_fdes records from header end + fdeoff) "
                    "must end inside the section, at or before the FRE sub-section.",
                    "binutils 2.40", "inconsistent fde/fre offsets"};
-const Rule HDR_011{"SFRAME-HDR-011", Severity::Error, kK, "FRE sub-section runs past the section",
-                   "header end + freoff + fre_len must be within the section; libsframe 2.40 does not check and "
-                   "reads past its buffer.",
+const Rule HDR_011{"SFRAME-HDR-011", Severity::Error, kBoth, "FRE sub-section runs past the section",
+                   "header end + freoff + fre_len must be within the section; the kernel checks it, libsframe 2.40 "
+                   "does not and copies past its buffer.",
                    "", ""};
 const Rule HDR_012{"SFRAME-HDR-012", Severity::Warning, kLint, "non-zero bytes after the FRE sub-section",
                    "Producers leave no tail; libsframe tolerates zero padding only (and 2.40 no padding at all on "
@@ -159,9 +159,9 @@ const Rule FRE_003{"SFRAME-FRE-003", Severity::Error, kBoth, "FRE word count doe
 const Rule FRE_004{"SFRAME-FRE-004", Severity::Error, kK, "FRE start offsets not strictly increasing",
                    "Readers scan an FDE's FREs in order and take the last one at or below the PC.", "",
                    "fre not sorted"};
-const Rule FRE_005{"SFRAME-FRE-005", Severity::Error, kK, "FRE starts past the end of its function",
+const Rule FRE_005{"SFRAME-FRE-005", Severity::Error, kBoth, "FRE starts past the end of its function",
                    "A PC-increment FRE's start offset is at most the function size; equal covers nothing "
-                   "(warning; libsframe relaxed an assertion for it, PR 33131).",
+                   "(a warning, but an error for libsframe 2.40, which asserts on it: relaxed in PR 33131).",
                    "", "fre starts past end of function"};
 const Rule FRE_006{"SFRAME-FRE-006", Severity::Warning, kLint, "first FRE does not start at 0",
                    "PCs before the first FRE have no rule: lookups there fail.", "", ""};

@@ -1,0 +1,16 @@
+// Split BTF: a base blob (the length-prefixed head) and a module's blob on
+// top of it (the rest).
+#include "btf/verifier.h"
+#include "core/diagnostic.h"
+#include "fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace elfmeta;
+  const auto [base_bytes, module_bytes] = fuzz::split(data, size);
+  NullSink sink;
+  btf::CheckOptions options;
+  options.concurrent = false;
+  const btf::CheckedBtf base = btf::check_btf(base_bytes, nullptr, options, "base", "", sink);
+  if (base.btf) btf::check_btf(module_bytes, &base, options, "module", "", sink);
+  return 0;
+}

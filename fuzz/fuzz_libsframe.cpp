@@ -1,0 +1,34 @@
+// libsframe 2.40 (binutils-dev): sframe_decode, every FDE and FRE, and
+// sframe_find_fre at every function's start and middle, on the sections
+// elfmeta accepts for it (sframe_guard.h).
+#include <sframe-api.h>
+
+#include "sframe_guard.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const auto g = elfmeta::fuzz::sframe_for_libsframe(data, size);
+  if (!g) return 0;
+  int err = 0;
+  sframe_decoder_ctx* d = sframe_decode(reinterpret_cast<const char*>(data), size, &err);
+  if (!d) return 0;
+  const unsigned n = sframe_decoder_get_num_fidx(d);
+  for (unsigned i = 0; i < n; ++i) {
+    uint32_t nfres = 0, fsize = 0;
+    int32_t start = 0;
+    unsigned char info = 0;
+    if (sframe_decoder_get_funcdesc(d, i, &nfres, &fsize, &start, &info) != 0) continue;
+    for (uint32_t k = 0; k < nfres; ++k) {
+      sframe_frame_row_entry fre;
+      if (sframe_decoder_get_fre(d, i, k, &fre) != 0) continue;
+      int e = 0;
+      sframe_fre_get_base_reg_id(&fre, &e);
+      sframe_fre_get_cfa_offset(d, &fre, &e);
+      sframe_fre_get_fp_offset(d, &fre, &e);
+    }
+    sframe_frame_row_entry fre;
+    sframe_find_fre(d, start, &fre);
+    sframe_find_fre(d, start + static_cast<int32_t>(fsize / 2), &fre);
+  }
+  sframe_decoder_free(&d);
+  return 0;
+}

@@ -1,0 +1,35 @@
+// What the fuzz targets share: wrapping fuzzer bytes into the artifacts the
+// verifiers read, and running the whole check of each format on them.
+// Targets link only the elfmeta library and C libraries (no GoogleTest,
+// no RapidCheck), so they build under ClusterFuzzLite's toolchain too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "input/artifact.h"
+
+namespace elfmeta::fuzz {
+
+// Every verifier over one artifact (BTF as the running kernel's rules, ORC,
+// SFrame with its CFI differential), as `elfmeta check` runs them.
+void check_everything(const input::Artifact& a);
+
+// A linked ELF file (ET_EXEC, x86-64) with one section of the given name
+// holding `data`, and a small .text; for ORC add `extra` sections.
+struct SectionSpec {
+  std::string name;
+  std::vector<uint8_t> data;
+  uint64_t flags = 0;
+};
+std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type);
+
+// Splits fuzzer input into a length-prefixed head (first 2 bytes give its
+// size) and the rest.
+std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_t* data, size_t size);
+
+}  // namespace elfmeta::fuzz

@@ -1,0 +1,120 @@
+// Writes the seed corpus of every fuzz target (fuzz/corpus/<target>/) from
+// the builders the tests use: small valid inputs the fuzzers mutate from.
+//
+//   elfmeta-fuzz-seeds DIR
+#include <elf.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "input/artifact.h"
+#include "synth/btf_builder.h"
+#include "synth/btf_generator.h"
+#include "synth/orc_builder.h"
+#include "synth/sframe_builder.h"
+
+namespace fs = std::filesystem;
+using namespace elfmeta;
+
+namespace {
+
+fs::path g_dir;
+
+void write(const std::string& target, const std::string& name, const std::vector<uint8_t>& bytes) {
+  const fs::path dir = g_dir / target;
+  fs::create_directories(dir);
+  std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<uint8_t> length_prefixed(const std::vector<uint8_t>& head, const std::vector<uint8_t>& rest) {
+  std::vector<uint8_t> out{static_cast<uint8_t>(head.size()), static_cast<uint8_t>(head.size() >> 8)};
+  out.insert(out.end(), head.begin(), head.end());
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+std::vector<uint8_t> section_of(const std::vector<uint8_t>& elf, const std::string& name) {
+  auto opened = input::open_bytes("seed", elf);
+  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
+  return s ? std::vector<uint8_t>(s->data.begin(), s->data.end()) : std::vector<uint8_t>{};
+}
+
+void btf_seeds() {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    synth::Rng rng(seed);
+    const auto blob = synth::random_type_graph(rng, seed % 2 == 0).build();
+    for (const char* t : {"fuzz_btf", "fuzz_libbpf", "fuzz_btf_libbpf_diff", "fuzz_btf_kernel_diff", "fuzz_input"})
+      write(t, "graph-" + std::to_string(seed), blob);
+  }
+  synth::Rng rng(7);
+  write("fuzz_btf", "special-fields", synth::special_fields_graph(rng).build());
+  // Split BTF: a base and a module's types on it.
+  synth::BtfBuilder base;
+  const uint32_t i = base.add_int("int", 4, 32);
+  base.add_ptr(i);
+  const auto base_blob = base.build();
+  synth::BtfBuilder module(2, static_cast<uint32_t>(base_blob.size()));
+  module.add_typedef("module_int", 1);
+  module.add_ptr(2);
+  write("fuzz_btf_split", "base-and-module", length_prefixed(base_blob, module.build()));
+}
+
+void orc_seeds() {
+  std::mt19937_64 rng(11);
+  for (auto layout : {orc::Layout::V1, orc::Layout::V2}) {
+    const auto elf = synth::random_orc(rng, layout, true).build();
+    auto unwind = section_of(elf, ".orc_unwind");
+    unwind.insert(unwind.begin(), layout == orc::Layout::V2 ? 1 : 2);  // header (v2), or --kernel 6.1
+    const std::string name = layout == orc::Layout::V1 ? "image-v1" : "image-v2";
+    write("fuzz_orc", name, length_prefixed(section_of(elf, ".orc_unwind_ip"), unwind));
+    write("fuzz_input", "orc-" + name, elf);
+  }
+  write("fuzz_input", "orc-object", synth::random_orc(rng, orc::Layout::V2, false).build());
+}
+
+void sframe_seeds() {
+  using synth::SframeFile;
+  for (uint8_t version : {1, 2, 3})
+    for (uint8_t abi : {sframe::kAmd64Le, sframe::kAarch64Le, sframe::kAarch64Be}) {
+      auto p = synth::typical_sframe(version, abi, 4);
+      p.endian = sframe::abi_big_endian(abi) ? Endian::Big : Endian::Little;
+      const std::string name = "v" + std::to_string(version) + "-" + std::string(sframe::abi_name(abi));
+      auto raw = synth::encode_sframe(p, SframeFile::Raw).bytes;
+      if (version == 1 && abi != sframe::kAarch64Be) {
+        write("fuzz_libsframe", name, raw);
+        write("fuzz_sframe_libsframe_diff", name, raw);
+      }
+      raw.insert(raw.begin(), 0);
+      write("fuzz_sframe", "raw-" + name, raw);
+      if (p.endian == Endian::Little) {
+        auto linked = synth::encode_sframe(p, SframeFile::Linked).bytes;
+        linked.insert(linked.begin(), 1);
+        write("fuzz_sframe", "linked-" + name, linked);
+        write("fuzz_input", "sframe-" + name, synth::sframe_elf(p, SframeFile::Linked));
+        write("fuzz_input", "sframe-object-" + name, synth::sframe_elf(p, SframeFile::Object));
+      }
+    }
+}
+
+void kallsyms_seeds() {
+  const std::string text =
+      "ffffffff81000000 T _stext\nffffffff81000010 T startup_64\nffffffff81000100 t helper\n"
+      "ffffffff82000000 D jiffies\nffffffffc0000000 t module_fn\t[mod]\n";
+  write("fuzz_kallsyms", "proc-kallsyms", std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: elfmeta-fuzz-seeds DIR\n";
+    return 2;
+  }
+  g_dir = argv[1];
+  btf_seeds();
+  orc_seeds();
+  sframe_seeds();
+  kallsyms_seeds();
+  return 0;
+}
