@@ -322,6 +322,18 @@ TEST(SframeConsumer, VersionIsCheckedForTheSelectedReader) {
     EXPECT_EQ(k.rules.count("SFRAME-HDR-004"), version != 3u) << k.listing;
     EXPECT_EQ(ls.errors, version != 1u ? 1u : 0u) << ls.listing;
   }
+  // Zero bytes after a byte-swapped section: only libsframe 2.40 refuses
+  // them (its byte-swapping path allows no tail).
+  auto swapped = synth::typical_sframe(1, sframe::kAarch64Be, 2);
+  swapped.endian = Endian::Big;
+  swapped.tail = {0, 0, 0, 0};
+  EXPECT_TRUE(check_plan(swapped, SframeFile::Raw).rules.empty());
+  const Fired tail = check_plan(swapped, SframeFile::Raw, kLibsframe);
+  EXPECT_EQ(tail.rules, std::set<std::string>{"SFRAME-HDR-012"}) << tail.listing;
+  EXPECT_EQ(tail.errors, 1u);
+  swapped.endian = Endian::Little;
+  swapped.abi = sframe::kAarch64Le;
+  EXPECT_TRUE(check_plan(swapped, SframeFile::Raw, kLibsframe).rules.empty());
   // A tie of FDE starts: refused by the kernel only.
   auto p = plan(3);
   p.fdes[1].offset = p.fdes[0].offset;

@@ -153,6 +153,14 @@ void check_lookup(const OrcTable& t, const input::SymbolIndex* symbols, bool asc
   // ascending addresses and the lookup table computed from them that holds
   // by construction.
   if (ascending && !filled) return;
+  // A filled table bounds the words by its bytes; an empty one only by the
+  // section header and the text range, which hostile files make huge.
+  constexpr size_t kMaxComputedWords = size_t(1) << 22;  // 1 GiB of text
+  if (!filled && words > kMaxComputedWords) {
+    f.note("the lookup table of " + std::to_string(words) + " words (" + range->how +
+           ") is not recomputed: more text than any kernel has");
+    return;
+  }
   std::vector<uint32_t> lookup = compute_lookup(t, *range, words);
   if (filled) {
     std::vector<uint32_t> stored(words);

@@ -128,9 +128,19 @@ void check_tail(const SframeTable& t, SframeFindings& f) {
     }
   }
   const auto nonzero = std::find_if(tail.begin(), tail.end(), [](uint8_t b) { return b != 0; });
-  if (nonzero != tail.end())
+  const bool libsframe = f.consumer() & kLibsframe;
+  if (nonzero != tail.end()) {
     f.at_section(rules::HDR_012, end + static_cast<uint64_t>(nonzero - tail.begin()),
-                 std::to_string(tail.size()) + " bytes after the FREs, not all zero");
+                 std::to_string(tail.size()) + " bytes after the FREs, not all zero",
+                 libsframe && t.bytes.endian() != host_endian() ? Severity::Error : Severity::Warning);
+  } else if (libsframe && t.bytes.endian() != host_endian()) {
+    // libsframe 2.40 byte-swaps a foreign section through a path that
+    // refuses any bytes past the FREs, zeros included.
+    f.at_section(rules::HDR_012, end,
+                 std::to_string(tail.size()) + " zero bytes after the FREs of a byte-swapped section: libsframe 2.40 "
+                                               "refuses them (its native-order path accepts them)",
+                 Severity::Error);
+  }
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ const Rule HDR_011{"SFRAME-HDR-011", Severity::Error, kBoth, "FRE sub-section ru
                    "header end + freoff + fre_len must be within the section; the kernel checks it, libsframe 2.40 "
                    "does not and copies past its buffer.",
                    "", ""};
-const Rule HDR_012{"SFRAME-HDR-012", Severity::Warning, kLint, "non-zero bytes after the FRE sub-section",
+const Rule HDR_012{"SFRAME-HDR-012", Severity::Warning, kLs, "non-zero bytes after the FRE sub-section",
                    "Producers leave no tail; libsframe tolerates zero padding only (and 2.40 no padding at all on "
                    "a foreign-endian section).",
                    "", ""};
