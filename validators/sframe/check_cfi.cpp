@@ -7,7 +7,6 @@
 
 #include "core/text.h"
 #include "input/dwarf_cfi.h"
-#include "input/symbols.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
 
@@ -97,14 +96,14 @@ class Differential {
     const FreRange& b = t_.blocks[i];
     if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.size == 0) return;
     flex_ = t_.header.version == 3 && (d.info2 & 0x1f) == kFlex;
+    fres_.clear();  // this function's FREs, decoded once
+    for (FreCursor c(t_, i); !c.done(); c.next()) fres_.push_back(*c);
     if (d.pc_type() == kPcMask) {
       mask_fde(i);
       return;
     }
     const uint64_t start = t_.starts[i].address, end = start + d.size;
     reported_ = 0;
-    fres_.clear();  // this function's FREs, decoded once
-    for (FreCursor c(t_, i); !c.done(); c.next()) fres_.push_back(*c);
     size_t k = 0;  // the FRE in force
     for (uint64_t pc = start; pc < end;) {
       while (k + 1 < fres_.size() && start + fres_[k + 1].start <= pc) ++k;
@@ -127,13 +126,12 @@ class Differential {
   const Counts& counts() const { return n_; }
 
  private:
-  // A PC-mask FDE (PLT entries): every PC, against the CFI's expression.
+  // A PC-mask FDE (PLT entries, FREs in fres_): every PC, against the CFI's expression.
   void mask_fde(size_t i) {
     const Fde& d = t_.fdes[i];
     const uint32_t block = t_.header.version == 1 ? 16 : d.rep_size;
     if (!block || t_.header.abi != kAmd64Le) return;
-    std::vector<Fre> fres;
-    for (FreCursor c(t_, i); !c.done(); c.next()) fres.push_back(*c);
+    const std::vector<Fre>& fres = fres_;
     const uint64_t start = t_.starts[i].address;
     for (uint64_t pc = start; pc < start + d.size; ++pc) {
       const auto row = cfi_.row_at(pc);
@@ -233,7 +231,8 @@ std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end,
 }
 
 // Function symbols that the CFI describes and no FDE covers.
-void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) {
+void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const input::SymbolIndex* symbols,
+                    SframeFindings& f) {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (size_t i = 0; i < t.fdes.size(); ++i)
     if (t.starts[i].resolved) ranges.emplace_back(t.starts[i].address, t.starts[i].address + std::max<uint32_t>(t.fdes[i].size, 1));
@@ -246,7 +245,6 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFind
     if (cfi.row_at(sec.addr))
       f.at_section(rules::ELF_007, std::nullopt, sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE");
   }
-  const auto symbols = input::symbols_from_symtab(*t.artifact);
   if (!symbols) return;
   for (const auto& s : symbols->symbols()) {
     if (!s.function() || s.size == 0) continue;
@@ -260,13 +258,13 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, SframeFind
 
 }  // namespace
 
-bool check_cfi(const SframeTable& t, SframeFindings& f) {
+bool check_cfi(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f) {
   if (t.relocatable || !t.section || !t.usable) return false;
   const auto cfi = input::DwarfCfi::open(*t.artifact);
   if (!cfi) return false;
   Differential diff(t, *cfi, f);
   for (size_t i = 0; i < t.fdes.size(); ++i) diff.fde(i);
-  check_coverage(t, *cfi, f);
+  check_coverage(t, *cfi, symbols, f);
   const Counts& n = diff.counts();
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +

@@ -110,11 +110,7 @@ void check_plt_shape(const SframeTable& t, size_t i, bool plt0, SframeFindings& 
 
 // Each FDE against the function symbols: one starting there, of its size;
 // PLT sections have none.
-void check_symbols(const SframeTable& t, SframeFindings& f) {
-  if (t.artifact->kind != input::ArtifactKind::Elf) return;
-  const auto symbols = input::symbols_from_symtab(*t.artifact);
-  if (!symbols) return;
-  const auto& all = symbols->symbols();
+void check_symbols(const SframeTable& t, const input::SymbolIndex& symbols, SframeFindings& f) {
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FunctionStart& s = t.starts[i];
     if (!s.resolved) continue;
@@ -123,13 +119,7 @@ void check_symbols(const SframeTable& t, SframeFindings& f) {
       if (t.header.abi == kAmd64Le && code->name == ".plt") check_plt_shape(t, i, s.address == code->addr, f);
       continue;
     }
-    const input::Symbol* match = nullptr;
-    auto it = std::lower_bound(all.begin(), all.end(), s.address,
-                               [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
-    for (; it != all.end() && it->address == s.address; ++it)
-      if (it->function() && (!t.relocatable || it->section == s.section) &&
-          (!match || it->size == t.fdes[i].size))
-        match = &*it;
+    const input::Symbol* match = function_at(t, symbols, i);
     if (!match)
       f.at_fde(rules::FDE_014, i, t.fdes[i].at, "no function symbol at " + hex(s.address));
     else if (match->size && match->size != t.fdes[i].size)
@@ -175,7 +165,21 @@ void check_overlap(const SframeTable& t, SframeFindings& f) {
 
 }  // namespace
 
-void check_fdes(const SframeTable& t, SframeFindings& f) {
+const input::Symbol* function_at(const SframeTable& t, const input::SymbolIndex& symbols, size_t i) {
+  const FunctionStart& s = t.starts[i];
+  if (!s.resolved) return nullptr;
+  const auto& all = symbols.symbols();
+  auto it = std::lower_bound(all.begin(), all.end(), s.address,
+                             [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
+  const input::Symbol* found = nullptr;
+  for (; it != all.end() && it->address == s.address; ++it)
+    if (it->function() && (!t.relocatable || it->section == s.section) &&
+        (!found || (it->size == t.fdes[i].size && found->size != t.fdes[i].size)))
+      found = &*it;
+  return found;
+}
+
+void check_fdes(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f) {
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     check_encoding(t, i, f);
     check_range(t, i, f);
@@ -183,7 +187,7 @@ void check_fdes(const SframeTable& t, SframeFindings& f) {
   check_order(t, f);
   check_overlap(t, f);
   check_block_order(t, f);
-  check_symbols(t, f);
+  if (symbols) check_symbols(t, *symbols, f);
 }
 
 }  // namespace elfmeta::sframe

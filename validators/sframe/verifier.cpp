@@ -2,8 +2,6 @@
 
 #include <elf.h>
 
-#include <algorithm>
-
 #include "core/text.h"
 #include "input/symbols.h"
 #include "sframe/sframe_checks.h"
@@ -18,33 +16,21 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   if (!table) return out;
   out.present = true;
   const SframeTable& t = *table;
-  // FDEs are named by the function symbol at their start, when there is one.
-  // Read when the first finding names an FDE: a clean file never needs them.
-  std::optional<std::optional<input::SymbolIndex>> lazy;
+  // The artifact's symbols, read once: FDEs are named by the function at
+  // their start, and checked against the functions.
+  const auto symbols = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
+  const input::SymbolIndex* index = symbols ? &*symbols : nullptr;
   f.describe_fde = [&](size_t i) -> std::string {
     if (i >= t.starts.size() || !t.starts[i].resolved) return "";
-    if (!lazy) lazy = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
-    const auto& symbols = *lazy;
-    const FunctionStart& s = t.starts[i];
-    if (symbols) {
-      const auto& all = symbols->symbols();
-      auto it = std::lower_bound(all.begin(), all.end(), s.address,
-                                 [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
-      const input::Symbol* named = nullptr;  // of the FDE's size, when several start here
-      for (; it != all.end() && it->address == s.address; ++it)
-        if (it->function() && (!t.relocatable || it->section == s.section) &&
-            (!named || (it->size == t.fdes[i].size && named->size != t.fdes[i].size)))
-          named = &*it;
-      if (named) return named->name;
-    }
-    return "pc " + hex(s.address);
+    if (const input::Symbol* fn = index ? function_at(t, *index, i) : nullptr) return fn->name;
+    return "pc " + hex(t.starts[i].address);
   };
   if (t.usable) {
     out.version = t.header.version;
     check_header(t, options.consumer, f);
-    check_fdes(t, f);
+    check_fdes(t, index, f);
     check_fres(t, f);
-    if (options.cfi) out.cfi_checked = check_cfi(t, f);
+    if (options.cfi) out.cfi_checked = check_cfi(t, index, f);
   }
   check_elf(t, f);
   f.finish();
