@@ -213,14 +213,16 @@ void check_orc_of(const input::Artifact& a, const CheckSettings& s, const btf::K
                   DiagnosticList& list) {
   orc::OrcOptions options;
   if (kernel.how == "--kernel") options.kernel = kernel.release;
-  std::optional<input::SymbolIndex> symbols;
+  std::optional<input::SymbolIndex> own;  // read from this image; --kallsyms FILE is shared, not copied
+  const input::SymbolIndex* symbols = nullptr;
   if (a.is_vmlinux() && s.kallsyms != "none") {
     std::string why;
     if (s.kallsyms == "auto") {
-      symbols = input::symbols_from_symtab(a);
-      if (!symbols) symbols = input::symbols_from_image_kallsyms(a, why);
-    } else {
-      symbols = s.kallsyms_file;
+      own = input::symbols_from_symtab(a);
+      if (!own) own = input::symbols_from_image_kallsyms(a, why);
+      if (own) symbols = &*own;
+    } else if (s.kallsyms_file) {
+      symbols = &*s.kallsyms_file;
     }
     if (!symbols && a.section(".orc_unwind")) {
       Diagnostic d;
@@ -229,7 +231,7 @@ void check_orc_of(const input::Artifact& a, const CheckSettings& s, const btf::K
       list.report(std::move(d));
     }
   }
-  options.symbols = symbols ? &*symbols : nullptr;
+  options.symbols = symbols;
   orc::check_orc(a, options, list);
 }
 

@@ -19,8 +19,31 @@ namespace elfmeta::input {
 
 void SymbolIndex::finish() {
   const auto by_address = [](const Symbol& a, const Symbol& b) { return a.address < b.address; };
-  if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_address))  // kallsyms already is
-    std::stable_sort(symbols_.begin(), symbols_.end(), by_address);
+  if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_address)) {  // kallsyms already is
+    // Sort (address, position) keys, then move each 64-byte Symbol once:
+    // the same stable order as sorting the symbols, without moving them at
+    // every merge level.
+    std::vector<std::pair<uint64_t, uint32_t>> order(symbols_.size());
+    for (size_t i = 0; i < symbols_.size(); ++i) order[i] = {symbols_[i].address, static_cast<uint32_t>(i)};
+    std::sort(order.begin(), order.end());
+    std::vector<Symbol> sorted;
+    sorted.reserve(symbols_.size());
+    for (const auto& [address, i] : order) sorted.push_back(std::move(symbols_[i]));
+    symbols_ = std::move(sorted);
+  }
+  finished_ = true;
+  derived_ = std::make_unique<Derived>();
+}
+
+const SymbolIndex::Derived& SymbolIndex::derived() const {
+  std::call_once(derived_->once, [&] {
+    build_name_lookup(*derived_);
+    find_code_starts(*derived_);
+  });
+  return *derived_;
+}
+
+void SymbolIndex::build_name_lookup(Derived& d) const {
   // Hashes sort much faster than kernel names, which share long prefixes.
   // Within a hash, by position: the first symbol of a name is the lowest address.
   std::vector<std::pair<uint64_t, uint32_t>> keys;
@@ -28,13 +51,17 @@ void SymbolIndex::finish() {
   const std::hash<std::string_view> hash;
   for (size_t i = 0; i < symbols_.size(); ++i) keys.emplace_back(hash(symbols_[i].name), static_cast<uint32_t>(i));
   std::sort(keys.begin(), keys.end());
-  by_name_.resize(keys.size());
-  name_hashes_.resize(keys.size());
+  d.by_name.resize(keys.size());
+  d.name_hashes.resize(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
-    name_hashes_[i] = keys[i].first;
-    by_name_[i] = keys[i].second;
+    d.name_hashes[i] = keys[i].first;
+    d.by_name[i] = keys[i].second;
   }
-  find_code_starts();
+}
+
+const std::vector<CodeStart>& SymbolIndex::code_starts() const {
+  static const std::vector<CodeStart> none;
+  return finished_ ? derived().code_starts : none;
 }
 
 CodeRole code_role(std::string_view name) {
@@ -46,7 +73,8 @@ CodeRole code_role(std::string_view name) {
   return CodeRole::Function;
 }
 
-void SymbolIndex::find_code_starts() {
+void SymbolIndex::find_code_starts(Derived& d) const {
+  auto& code_starts_ = d.code_starts;
   code_starts_.clear();
   std::vector<uint32_t> start_of(symbols_.size(), kNoCodeStart);
   for (size_t i = 0; i < symbols_.size(); ++i) {
@@ -63,20 +91,24 @@ void SymbolIndex::find_code_starts() {
     for (size_t j = k + 1; j < code_starts_.size() && j < k + 8 && c.prefixed == kNoCodeStart; ++j)
       if (symbols_[code_starts_[j].symbol].name == fn) c.prefixed = static_cast<uint32_t>(j);
     if (c.prefixed == kNoCodeStart)
-      if (const Symbol* s = find(fn)) c.prefixed = start_of[static_cast<size_t>(s - symbols_.data())];
+      if (const Symbol* s = find_in(d, fn)) c.prefixed = start_of[static_cast<size_t>(s - symbols_.data())];
   }
 }
 
 const Symbol* SymbolIndex::find(std::string_view name) const {
-  if (by_name_.size() != symbols_.size()) {  // finish() not called (or symbols added since)
+  if (!finished_) {  // finish() not called (or symbols added since)
     for (const auto& s : symbols_)
       if (s.name == name) return &s;
     return nullptr;
   }
+  return find_in(derived(), name);
+}
+
+const Symbol* SymbolIndex::find_in(const Derived& d, std::string_view name) const {
   const uint64_t h = std::hash<std::string_view>()(name);
-  for (auto it = std::lower_bound(name_hashes_.begin(), name_hashes_.end(), h); it != name_hashes_.end() && *it == h;
+  for (auto it = std::lower_bound(d.name_hashes.begin(), d.name_hashes.end(), h); it != d.name_hashes.end() && *it == h;
        ++it) {
-    const Symbol& s = symbols_[by_name_[static_cast<size_t>(it - name_hashes_.begin())]];
+    const Symbol& s = symbols_[d.by_name[static_cast<size_t>(it - d.name_hashes.begin())]];
     if (s.name == name) return &s;
   }
   return nullptr;
@@ -138,6 +170,7 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a) {
   SymbolIndex index;
   index.origin = "symtab";
   const uint64_t count = syms.size() / entsize;
+  index.reserve(static_cast<size_t>(count));
   for (uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
     const uint64_t at = i * entsize;
     uint32_t name = 0;

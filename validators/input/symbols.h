@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,25 +47,44 @@ class SymbolIndex {
  public:
   std::string origin;  // "symtab", "kallsyms in the image", "/proc/kallsyms", a System.map path
 
-  void add(Symbol s) { symbols_.push_back(std::move(s)); }
-  // Sorts by address (stable) and builds the name lookup; call once after adding.
+  SymbolIndex() = default;
+  SymbolIndex(const SymbolIndex& other) : origin(other.origin), symbols_(other.symbols_), finished_(other.finished_) {}
+  SymbolIndex(SymbolIndex&&) = default;
+  SymbolIndex& operator=(SymbolIndex&&) = default;
+
+  void add(Symbol s) {
+    symbols_.push_back(std::move(s));
+    finished_ = false;
+  }
+  void reserve(size_t n) { symbols_.reserve(n); }
+  // Sorts by address (stable); call once after adding. The name lookup and
+  // the code starts are built on first use (once, also between threads):
+  // an address-only user never pays for them.
   void finish();
   const std::vector<Symbol>& symbols() const { return symbols_; }
   // The text symbols in address order with their role: compact, for passes
   // over every function of a kernel (a Symbol is 64 bytes, a CodeStart 24).
-  const std::vector<CodeStart>& code_starts() const { return code_starts_; }
+  const std::vector<CodeStart>& code_starts() const;
   // The first symbol of that name, or null.
   const Symbol* find(std::string_view name) const;
   size_t size() const { return symbols_.size(); }
 
  private:
-  void find_code_starts();
+  struct Derived {
+    std::once_flag once;
+    std::vector<CodeStart> code_starts;
+    // The name lookup: indexes into symbols_ sorted by (hash of the name,
+    // index), and the hash of each, in the same order.
+    std::vector<uint32_t> by_name;
+    std::vector<uint64_t> name_hashes;
+  };
+  const Derived& derived() const;
+  void build_name_lookup(Derived& d) const;
+  void find_code_starts(Derived& d) const;  // after build_name_lookup(d)
+  const Symbol* find_in(const Derived& d, std::string_view name) const;
   std::vector<Symbol> symbols_;
-  std::vector<CodeStart> code_starts_;
-  // The name lookup: indexes into symbols_ sorted by (hash of the name,
-  // index), and the hash of each, in the same order.
-  std::vector<uint32_t> by_name_;
-  std::vector<uint64_t> name_hashes_;
+  bool finished_ = false;
+  std::unique_ptr<Derived> derived_ = std::make_unique<Derived>();
 };
 
 // The ELF .symtab of an artifact (defined symbols only; section symbols and
