@@ -11,6 +11,7 @@
 
 #include "btf/artifact_check.h"
 #include "btf/libbpf_model.h"
+#include "btf/xc/cross_check.h"
 #include "cli.h"
 #include "core/report.h"
 #include "input/artifact.h"
@@ -24,6 +25,7 @@ namespace {
 
 struct CheckSettings {
   bool btf_on = true, orc_on = true, sframe_on = true;
+  bool xc_on = true;  // BTF cross-checks (symbols, dedup, conventions)
   uint32_t sframe_consumer = kNoConsumer;
   // Symbols of kernel images: "auto" (the image's symtab, else its kallsyms
   // tables), "none", or a /proc/kallsyms or System.map file.
@@ -127,7 +129,7 @@ CheckSettings parse_settings(Args& args) {
   std::string v;
   while (!args.done()) {
     if (args.option("--only", v)) {
-      s.btf_on = s.orc_on = s.sframe_on = false;
+      s.btf_on = s.orc_on = s.sframe_on = s.xc_on = false;
       size_t pos = 0;
       while (pos <= v.size()) {
         const size_t comma = v.find(',', pos);
@@ -138,8 +140,10 @@ CheckSettings parse_settings(Args& args) {
           s.btf_on = true;
         else if (part == "orc")
           s.orc_on = true;
+        else if (part == "xc")
+          s.btf_on = s.xc_on = true;
         else
-          throw UsageError("--only takes btf, orc or sframe, not '" + part + "'");
+          throw UsageError("--only takes btf, xc (BTF and its cross-checks), orc or sframe, not '" + part + "'");
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
@@ -208,31 +212,54 @@ std::string kernels_used(const std::vector<InputResult>& results) {
   return out.empty() ? "none" : out;
 }
 
-// ORC with the symbols --kallsyms asks for (for kernel images).
-void check_orc_of(const input::Artifact& a, const CheckSettings& s, const btf::KernelChoice& kernel,
-                  DiagnosticList& list) {
+// The symbols of what an input describes, as --kallsyms asks: for a kernel
+// image its symtab or its kallsyms tables (auto) or the --kallsyms file; for
+// the running kernel's /sys/kernel/btf/vmlinux /proc/kallsyms (auto); for
+// other ELF files their symtab. `own` holds symbols read for this input
+// (the --kallsyms file is shared, not copied); `why` says why there are none.
+const input::SymbolIndex* symbols_of(const input::Artifact& a, const CheckSettings& s,
+                                     std::optional<input::SymbolIndex>& own, std::string& why) {
+  if (s.kallsyms == "none") {
+    why = "--kallsyms none";
+    return nullptr;
+  }
+  const bool kernel_image = a.is_vmlinux() || a.path == "/sys/kernel/btf/vmlinux";
+  if (s.kallsyms_file && (kernel_image || a.kind == input::ArtifactKind::RawBtf)) return &*s.kallsyms_file;
+  if (a.is_vmlinux()) {
+    own = input::symbols_from_symtab(a);
+    if (!own) own = input::symbols_from_image_kallsyms(a, why);
+  } else if (a.path == "/sys/kernel/btf/vmlinux") {
+    own = input::symbols_from_kallsyms_file("/proc/kallsyms", why);
+  } else if (a.kind != input::ArtifactKind::RawBtf) {
+    own = input::symbols_from_symtab(a);
+    if (!own) why = "no symtab";
+  } else {
+    why = "a raw blob: pass --kallsyms FILE";
+  }
+  return own ? &*own : nullptr;
+}
+
+// ORC with the symbols of kernel images.
+void check_orc_of(const input::Artifact& a, const input::SymbolIndex* symbols, const std::string& why,
+                  const btf::KernelChoice& kernel, DiagnosticList& list) {
   orc::OrcOptions options;
   if (kernel.how == "--kernel") options.kernel = kernel.release;
-  std::optional<input::SymbolIndex> own;  // read from this image; --kallsyms FILE is shared, not copied
-  const input::SymbolIndex* symbols = nullptr;
-  if (a.is_vmlinux() && s.kallsyms != "none") {
-    std::string why;
-    if (s.kallsyms == "auto") {
-      own = input::symbols_from_symtab(a);
-      if (!own) own = input::symbols_from_image_kallsyms(a, why);
-      if (own) symbols = &*own;
-    } else if (s.kallsyms_file) {
-      symbols = &*s.kallsyms_file;
-    }
-    if (!symbols && a.section(".orc_unwind")) {
-      Diagnostic d;
-      d.location.artifact = a.name;
-      d.message = "no symbols (" + why + "): ORC symbol checks skipped";
-      list.report(std::move(d));
-    }
+  if (!a.is_vmlinux()) symbols = nullptr;  // a module's ORC is checked against its own relocations
+  if (a.is_vmlinux() && !symbols && a.section(".orc_unwind")) {
+    Diagnostic d;
+    d.location.artifact = a.name;
+    d.message = "no symbols (" + why + "): ORC symbol checks skipped";
+    list.report(std::move(d));
   }
   options.symbols = symbols;
   orc::check_orc(a, options, list);
+}
+
+// BTF cross-checks of a checked blob.
+void cross_check_of(const InputResult& r, const input::SymbolIndex* symbols, DiagnosticList& list) {
+  if (!r.check.checked || !r.check.btf.btf) return;
+  elfmeta::Findings findings(r.artifact->name, list);
+  btf::xc::cross_check({*r.artifact, *r.check.btf.btf, symbols}, findings);
 }
 
 template <typename Fn>
@@ -286,8 +313,12 @@ int run_check(Args args) {
     btf::CheckOptions options = s.btf;
     options.kernel = btf::KernelProfile(r.kernel.release);
     DiagnosticList list;
+    std::optional<input::SymbolIndex> own;
+    std::string why;
+    const input::SymbolIndex* symbols = (s.orc_on || s.xc_on) ? symbols_of(*r.artifact, s, own, why) : nullptr;
     if (s.btf_on) r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
-    if (s.orc_on) check_orc_of(*r.artifact, s, r.kernel, list);
+    if (s.xc_on) cross_check_of(r, symbols, list);
+    if (s.orc_on) check_orc_of(*r.artifact, symbols, why, r.kernel, list);
     if (s.sframe_on) sframe::check_sframe(*r.artifact, sframe::SframeOptions{s.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());
   };

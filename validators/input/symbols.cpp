@@ -104,6 +104,23 @@ const Symbol* SymbolIndex::find(std::string_view name) const {
   return find_in(derived(), name);
 }
 
+std::vector<const Symbol*> SymbolIndex::find_all(std::string_view name) const {
+  std::vector<const Symbol*> out;
+  if (!finished_) {
+    for (const auto& s : symbols_)
+      if (s.name == name) out.push_back(&s);
+    return out;
+  }
+  const Derived& d = derived();
+  const uint64_t h = std::hash<std::string_view>()(name);
+  for (auto it = std::lower_bound(d.name_hashes.begin(), d.name_hashes.end(), h); it != d.name_hashes.end() && *it == h;
+       ++it) {
+    const Symbol& s = symbols_[d.by_name[static_cast<size_t>(it - d.name_hashes.begin())]];
+    if (s.name == name) out.push_back(&s);  // by position within a hash, i.e. by address
+  }
+  return out;
+}
+
 const Symbol* SymbolIndex::find_in(const Derived& d, std::string_view name) const {
   const uint64_t h = std::hash<std::string_view>()(name);
   for (auto it = std::lower_bound(d.name_hashes.begin(), d.name_hashes.end(), h); it != d.name_hashes.end() && *it == h;

@@ -67,6 +67,9 @@ class SymbolIndex {
   const std::vector<CodeStart>& code_starts() const;
   // The first symbol of that name, or null.
   const Symbol* find(std::string_view name) const;
+  // Every symbol of that name (static functions and variables of one name
+  // in several files), in address order.
+  std::vector<const Symbol*> find_all(std::string_view name) const;
   size_t size() const { return symbols_.size(); }
 
  private:

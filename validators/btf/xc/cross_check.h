@@ -5,12 +5,18 @@
 // Findings are warnings or notes and never change the kernel verdict.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "btf/btf.h"
 #include "core/findings.h"
 #include "input/artifact.h"
 #include "input/symbols.h"
 
 namespace elfmeta::btf::xc {
+
+// The format-independent findings (btf::Findings is the kernel verifier's).
+using Findings = elfmeta::Findings;
 
 struct CrossCheckInput {
   const input::Artifact& artifact;
@@ -22,11 +28,43 @@ struct CrossCheckInput {
   const input::SymbolIndex* symbols = nullptr;
 };
 
-// Every family below, in this order. `findings` is for section ".BTF".
-void cross_check(const CrossCheckInput& in, Findings& findings);
+// What the families counted, per category (spec btf.md §4 gives the
+// figures of real kernels); a finding per case goes to the Findings.
+struct CrossCheckStats {
+  // XC-SYM. Functions are counted by distinct name.
+  bool symbols_checked = false;
+  size_t func_names = 0;
+  size_t funcs_without_symbol = 0;     // XC-SYM-001, of which:
+  size_t only_clones = 0;              //   only NAME.isra.N etc. exist
+  size_t exit_style = 0;               //   exit/fini/cleanup names (built-in .exit.text)
+  size_t absent = 0;                   //   neither
+  std::vector<std::string> absent_names;
+  size_t ambiguous_names = 0;          // XC-SYM-002
+  size_t multi_proto_names = 0;        // XC-SYM-003
+  bool percpu_checked = false;
+  size_t percpu_vars = 0, percpu_matched = 0, percpu_mismatched = 0, percpu_overlapping = 0;  // XC-SYM-005
+  int64_t percpu_section_slack = 0;    // section span - DATASEC size (XC-SYM-006 when < 0)
+  std::vector<std::string> percpu_symbols_without_var;  // XC-SYM-007 (notes and warnings)
+  size_t global_vars = 0, global_vars_mismatched = 0;   // XC-SYM-008
+  // XC-DEDUP
+  size_t identical_records = 0, struct_duplicates = 0, fwd_with_definition = 0, equivalent_records = 0;
+  size_t strings = 0, duplicate_strings = 0, unreferenced_strings = 0, split_identical = 0;
+  // XC-CONV
+  bool sorted_by_name = false;
+  size_t int_types = 0;
+};
 
-void check_symbols(const CrossCheckInput& in, Findings& findings);      // XC-SYM
-void check_dedup(const CrossCheckInput& in, Findings& findings);        // XC-DEDUP
-void check_conventions(const CrossCheckInput& in, Findings& findings);  // XC-CONV
+// Every family below, in this order. `findings` is for the BTF section.
+CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings);
+
+void check_symbols(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);      // XC-SYM
+void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);        // XC-DEDUP
+void check_conventions(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);  // XC-CONV
+
+// Where a finding about type `id` is: the record's byte offset in the blob,
+// with its kind and name.
+Location type_location(const CrossCheckInput& in, uint32_t id);
+// The section diagnostics name: ".BTF", or "" for a raw blob.
+std::string btf_section(const CrossCheckInput& in);
 
 }  // namespace elfmeta::btf::xc

@@ -1,0 +1,140 @@
+// XC-DEDUP: each rule triggered by a blob that carries exactly that
+// leftover of deduplication; and the clean case.
+#include <gtest/gtest.h>
+
+#include "synth/btf_builder.h"
+#include "tests/btf/xc/xc_test_support.h"
+
+namespace elfmeta::testing {
+namespace {
+
+using synth::BtfBuilder;
+
+// struct list { int value; struct list *next; } and a pointer to it.
+uint32_t add_list(BtfBuilder& b, uint32_t int_id) {
+  const uint32_t s = b.next_id();
+  const uint32_t ptr = s + 1;
+  b.add_struct("list", 16, {{"value", int_id, 0}, {"next", ptr, 64}});
+  b.add_ptr(s);
+  return s;
+}
+
+TEST(XcDedup, DeduplicatedBlobIsClean) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t list = add_list(b, int_id);
+  b.add_ptr(list + 1);  // struct list ** is a different type
+  b.add_fwd("opaque");
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "") << run->text();
+  EXPECT_EQ(run->stats.strings, 5u);  // int, list, value, next, opaque
+}
+
+TEST(XcDedup, ByteIdenticalRecords) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  b.add_ptr(int_id);
+  b.add_ptr(int_id);
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "XC-DEDUP-001");
+  EXPECT_NE(run->text().find("[type 3 PTR]: warning: PTR 3 (anon) is byte-identical to type 2"), std::string::npos)
+      << run->text();
+}
+
+TEST(XcDedup, StructurallyIdenticalStructsAndWhatPointsAtThem) {
+  // Two copies of a self-referential struct: not byte-identical (each
+  // points at its own copy), equal after following the references.
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t first = add_list(b, int_id);
+  const uint32_t second = add_list(b, int_id);
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "XC-DEDUP-002 XC-DEDUP-004") << run->text();
+  EXPECT_EQ(run->stats.struct_duplicates, 1u);
+  EXPECT_EQ(run->stats.equivalent_records, 1u);  // the second struct list *
+  EXPECT_NE(run->text().find("STRUCT " + std::to_string(second) + " 'list' is structurally identical to type " +
+                             std::to_string(first)),
+            std::string::npos)
+      << run->text();
+}
+
+TEST(XcDedup, StructsThatDifferDeepDownAreNotDuplicates) {
+  // Same name and layout, but the member types differ three references away.
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t long_id = b.add_int("long int", 8, 64, 1);
+  for (uint32_t leaf : {int_id, long_id}) {
+    const uint32_t p = b.add_ptr(b.add_const(b.add_ptr(leaf)));
+    b.add_struct("holder", 8, {{"p", p, 0}});
+  }
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "") << run->text();
+}
+
+TEST(XcDedup, ForwardDeclarationBesideItsDefinition) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  add_list(b, int_id);
+  b.add_fwd("list");
+  b.add_fwd("list", true);  // a union forward: no union list, not a leftover
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "XC-DEDUP-003");
+  EXPECT_EQ(run->stats.fwd_with_definition, 1u);
+}
+
+TEST(XcDedup, DuplicateAndUnreferencedStrings) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  b.str("orphan");
+  const uint32_t copy = b.raw_str(std::string("int") + '\0');
+  b.add_int("", 4, 32, 1);
+  b.record(b.next_id() - 1)[0] = copy;  // an INT named by the second "int"
+  auto run = run_cross_check(b.build());
+  // The two INTs differ only in which copy of "int" names them: equal by
+  // content, which a byte comparison would miss.
+  EXPECT_EQ(run->rules(), "XC-DEDUP-004 XC-DEDUP-005") << run->text();
+  EXPECT_EQ(run->stats.duplicate_strings, 1u);
+  EXPECT_EQ(run->stats.unreferenced_strings, 1u);
+  EXPECT_EQ(run->count("XC-DEDUP-005", Severity::Note), 1u);
+  EXPECT_NE(run->text().find("string 'orphan' at string offset 5 is not referenced"), std::string::npos)
+      << run->text();
+}
+
+TEST(XcDedup, ReferenceIntoTheTailOfAStringCountsAsUse) {
+  BtfBuilder b;
+  const uint32_t whole = b.str("unsigned int");
+  b.add_int("", 4, 32, 0);
+  b.record(1)[0] = whole + 9;  // "int", the tail of "unsigned int"
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->stats.unreferenced_strings, 0u) << run->text();
+}
+
+TEST(XcDedup, SplitTypeIdenticalToABaseType) {
+  BtfBuilder base;
+  const uint32_t int_id = base.add_int("int", 4, 32, 1);
+  base.add_ptr(int_id);
+  const auto base_blob = base.build();
+  BtfBuilder split(base.next_id(), static_cast<uint32_t>(base.strings().size()));
+  split.add_ptr(int_id);               // repeats base type 2
+  split.add_ptr(split.next_id() - 1);  // int ** is new
+  auto run = run_cross_check(split.build(), "", base_blob);
+  EXPECT_EQ(run->rules(), "XC-DEDUP-006") << run->text();
+  EXPECT_EQ(run->stats.split_identical, 1u);
+  EXPECT_NE(run->text().find("PTR 3 (anon) is byte-identical to base type 2"), std::string::npos) << run->text();
+}
+
+TEST(XcDedup, ReferenceChainsLongerThanTheRoundLimitAreSkippedWithANote) {
+  // Two chains of 200 PTRs ending in different INTs: telling them apart
+  // takes 200 rounds of refinement.
+  BtfBuilder b;
+  for (const char* leaf : {"int", "unsigned int"}) {
+    uint32_t t = b.add_int(leaf, 4, 32, 0);
+    for (int i = 0; i < 200; ++i) t = b.add_ptr(t);
+  }
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->count("XC-DEDUP-004"), 0u);
+  EXPECT_NE(run->text().find("did not settle"), std::string::npos) << run->text();
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

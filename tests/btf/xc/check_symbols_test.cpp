@@ -1,0 +1,215 @@
+// XC-SYM: each rule triggered by a blob that breaks exactly it, against
+// kallsyms text or an ELF symtab; and the clean case.
+#include <gtest/gtest.h>
+
+#include "synth/btf_builder.h"
+#include "synth/elf_writer.h"
+#include "tests/btf/xc/xc_test_support.h"
+
+namespace elfmeta::testing {
+namespace {
+
+using synth::BtfBuilder;
+
+// int, a prototype int(int x), and FUNCs of the given names.
+struct Functions {
+  BtfBuilder b;
+  uint32_t int_id, proto;
+  explicit Functions(std::initializer_list<std::string_view> names) {
+    int_id = b.add_int("int", 4, 32, 1);
+    proto = b.add_func_proto(int_id, {{"x", int_id}});
+    for (auto n : names) b.add_func(n, proto);
+  }
+};
+
+TEST(XcSymbols, FunctionsWithTheirSymbolsAreClean) {
+  Functions f{"alpha", "beta"};
+  auto run = run_cross_check(f.b.build(), "ffffffff81000000 T alpha\nffffffff81000040 t beta\n");
+  EXPECT_TRUE(run->stats.symbols_checked);
+  EXPECT_EQ(run->stats.func_names, 2u);
+  EXPECT_EQ(run->rules(), "") << run->text();
+}
+
+TEST(XcSymbols, MissingFunctionsAreClassified) {
+  Functions f{"cloned", "driver_exit", "gone"};
+  auto run = run_cross_check(f.b.build(), "ffffffff81000000 t cloned.isra.0\nffffffff81000040 T other\n");
+  EXPECT_EQ(run->rules(), "XC-SYM-001");
+  EXPECT_EQ(run->stats.funcs_without_symbol, 3u);
+  EXPECT_EQ(run->stats.only_clones, 1u);
+  EXPECT_EQ(run->stats.exit_style, 1u);
+  EXPECT_EQ(run->stats.absent_names, std::vector<std::string>{"gone"});
+  EXPECT_NE(run->text().find("only the compiler clone 'cloned.isra.0'"), std::string::npos) << run->text();
+  // Located at the FUNC record: type 3 is the first FUNC.
+  EXPECT_NE(run->text().find("[type 3 FUNC 'cloned']"), std::string::npos) << run->text();
+}
+
+TEST(XcSymbols, ExitCodeIsPresentInASymtab) {
+  // With a symtab, .exit.text functions have symbols: a miss is a miss.
+  Functions f{"driver_exit"};
+  synth::ElfWriter elf(ET_EXEC);
+  const uint32_t text = elf.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x1000, 16, 0, std::vector<uint8_t>(64)});
+  elf.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, f.b.build()});
+  elf.add_symbol("other", 0x1000, 16, STT_FUNC, STB_GLOBAL, text);
+  auto run = run_cross_check(elf.write());
+  EXPECT_EQ(run->rules(), "XC-SYM-001");
+  EXPECT_EQ(run->stats.absent, 1u);
+}
+
+TEST(XcSymbols, NameWithSeveralAddressesIsAmbiguous) {
+  Functions f{"load_elf_binary"};
+  auto run = run_cross_check(f.b.build(), "ffffffff81000000 t load_elf_binary\nffffffff81000400 t load_elf_binary\n");
+  EXPECT_EQ(run->rules(), "XC-SYM-002");
+  EXPECT_EQ(run->stats.ambiguous_names, 1u);
+  EXPECT_NE(run->text().find("2 text symbols (0xffffffff81000000, 0xffffffff81000400)"), std::string::npos)
+      << run->text();
+}
+
+TEST(XcSymbols, SeveralPrototypesUnderOneName) {
+  Functions f{"parse_header"};
+  const uint32_t two = f.b.add_func_proto(f.int_id, {{"a", f.int_id}, {"b", f.int_id}});
+  f.b.add_func("parse_header", two);
+  f.b.add_func("parse_header", f.proto);  // a third record, same prototype as the first
+  auto run = run_cross_check(f.b.build(), "ffffffff81000000 t parse_header\n");
+  EXPECT_EQ(run->rules(), "XC-DEDUP-001 XC-SYM-003");  // the third is a copy of the first
+  EXPECT_EQ(run->count("XC-SYM-003"), 1u);
+  EXPECT_EQ(run->stats.multi_proto_names, 1u);
+  EXPECT_NE(run->text().find("3 FUNC records named 'parse_header' with 2 prototypes"), std::string::npos)
+      << run->text();
+}
+
+// A percpu area [0, 0x100) of zero-based absolute symbols, as x86-64 up to
+// 6.14 has: __per_cpu_start, first_var at 0, a at 0x10, b at 0x20.
+constexpr const char* kPercpu =
+    "0000000000000000 A __per_cpu_start\n"
+    "0000000000000000 A first_var\n"
+    "0000000000000010 A a\n"
+    "0000000000000020 A b\n"
+    "0000000000000100 A __per_cpu_end\n"
+    "ffffffff81000000 T _stext\n";
+
+std::vector<uint8_t> percpu_btf(uint32_t a_offset, uint32_t a_size, uint32_t datasec_size, bool with_b = true,
+                                bool with_first = true) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t arr = b.add_array(int_id, int_id, a_size / 4);
+  std::vector<BtfBuilder::SecInfoSpec> vars;
+  if (with_first) vars.push_back({b.add_var("first_var", int_id, 1), 0, 4});
+  vars.push_back({b.add_var("a", arr, 1), a_offset, a_size});
+  if (with_b) vars.push_back({b.add_var("b", int_id, 0), 0x20, 4});
+  b.add_datasec(".data..percpu", datasec_size, vars);
+  return b.build();
+}
+
+TEST(XcSymbols, PercpuVarsAtTheirSymbolsAreClean) {
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x24), kPercpu);
+  EXPECT_EQ(run->rules(), "") << run->text();
+  EXPECT_TRUE(run->stats.percpu_checked);
+  EXPECT_EQ(run->stats.percpu_matched, 3u);
+  EXPECT_EQ(run->stats.percpu_section_slack, 0x100 - 0x24);
+}
+
+TEST(XcSymbols, PercpuVarAtTheWrongOffset) {
+  auto run = run_cross_check(percpu_btf(0x14, 8, 0x24), kPercpu);
+  EXPECT_EQ(run->rules(), "XC-SYM-005");
+  EXPECT_EQ(run->stats.percpu_mismatched, 1u);
+  EXPECT_NE(run->text().find("VAR 'a' at offset 0x14: its symbol is at offset 0x10"), std::string::npos)
+      << run->text();
+  // A rule no kernel enforces: an error downgraded to a warning.
+  EXPECT_EQ(run->count("XC-SYM-005", Severity::Error), 1u);
+}
+
+TEST(XcSymbols, PercpuVarRunningIntoTheNextSymbol) {
+  auto run = run_cross_check(percpu_btf(0x10, 0x18, 0x24), kPercpu);
+  EXPECT_EQ(run->rules(), "XC-SYM-005");
+  EXPECT_EQ(run->stats.percpu_overlapping, 1u);
+  EXPECT_NE(run->text().find("runs 8 bytes into 'b'"), std::string::npos) << run->text();
+}
+
+TEST(XcSymbols, DatasecLargerThanThePercpuArea) {
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x200), kPercpu);
+  EXPECT_EQ(run->rules(), "XC-SYM-006");
+  EXPECT_EQ(run->stats.percpu_section_slack, 0x100 - 0x200);
+}
+
+TEST(XcSymbols, PercpuSymbolsWithoutAVar) {
+  // b has no VAR (a warning); first_var at offset 0 and an alias of a are
+  // the expected exceptions (notes).
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x24, false, false),
+                             std::string(kPercpu) + "0000000000000010 A a_alias\n");
+  EXPECT_EQ(run->rules(), "XC-SYM-007");
+  EXPECT_EQ(run->count("XC-SYM-007", Severity::Warning), 1u);
+  EXPECT_EQ(run->count("XC-SYM-007", Severity::Note), 2u);
+  EXPECT_EQ(run->stats.percpu_symbols_without_var, (std::vector<std::string>{"first_var", "a_alias", "b"}));
+}
+
+TEST(XcSymbols, KallsymsWithoutDataSymbolsSkipsPercpu) {
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x24),
+                             "0000000000000000 A __per_cpu_start\n0000000000000100 A __per_cpu_end\n");
+  EXPECT_EQ(run->rules(), "");
+  EXPECT_FALSE(run->stats.percpu_checked);
+  EXPECT_NE(run->text().find("has no percpu variables"), std::string::npos) << run->text();
+}
+
+// A linked image with .data at 0x2000 and a global_var DATASEC for it.
+std::vector<uint8_t> global_var_image(uint32_t var_offset, uint16_t elf_type = ET_EXEC) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t g = b.add_var("counter", int_id, 1);
+  b.add_datasec(".data", 8, {{g, var_offset, 4}});
+  synth::ElfWriter elf(elf_type);
+  const uint64_t base = elf_type == ET_REL ? 0 : 0x2000;
+  const uint32_t data = elf.add_section({".data", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, base, 8, 0, std::vector<uint8_t>(8)});
+  elf.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+  elf.add_symbol("counter", base + 4, 4, STT_OBJECT, STB_GLOBAL, data);
+  return elf.write();
+}
+
+TEST(XcSymbols, GlobalVarsAtTheirSymbols) {
+  for (uint16_t type : {ET_EXEC, ET_REL}) {
+    auto run = run_cross_check(global_var_image(4, type));
+    EXPECT_EQ(run->rules(), "") << run->text();
+    EXPECT_EQ(run->stats.global_vars, 1u);
+  }
+}
+
+TEST(XcSymbols, GlobalVarAtTheWrongOffset) {
+  for (uint16_t type : {ET_EXEC, ET_REL}) {
+    auto run = run_cross_check(global_var_image(0, type));
+    EXPECT_EQ(run->rules(), "XC-SYM-008") << run->text();
+    EXPECT_NE(run->text().find("VAR 'counter' at offset 0x0 of '.data': its symbol is at offset 0x4"),
+              std::string::npos)
+        << run->text();
+  }
+}
+
+TEST(XcSymbols, KfuncWithoutASymbol) {
+  Functions f{"bpf_obj_new_impl"};
+  f.b.add_decl_tag("bpf_kfunc", 3);
+  auto with = run_cross_check(f.b.build(), "ffffffff81000000 T bpf_obj_new_impl\n");
+  EXPECT_EQ(with->rules(), "");
+  auto without = run_cross_check(f.b.build(), "ffffffff81000000 T other\n");
+  EXPECT_EQ(without->rules(), "XC-SYM-001 XC-SYM-010");
+}
+
+TEST(XcSymbols, AddressTagsNameASymbolOfTheFunction) {
+  const std::string symbols = "ffffffff81000000 t init_once\nffffffff81000400 t init_once\n";
+  for (const auto& [tag, fires] : std::vector<std::pair<std::string, bool>>{
+           {"addr=0xffffffff81000400", false}, {"addr=0xffffffff81000200", true}, {"addr=junk", true}}) {
+    Functions f{"init_once"};
+    f.b.add_decl_tag(tag, 3);
+    auto run = run_cross_check(f.b.build(), symbols);
+    EXPECT_EQ(run->count("XC-SYM-012"), fires ? 1u : 0u) << tag << "\n" << run->text();
+    EXPECT_EQ(run->count("XC-SYM-002"), 1u);  // the name stays ambiguous without the tag
+  }
+}
+
+TEST(XcSymbols, WithoutSymbolsTheFamilyIsSkippedWithANote) {
+  Functions f{"alpha"};
+  auto run = run_cross_check(f.b.build());  // a raw blob has no symtab
+  EXPECT_EQ(run->rules(), "");
+  EXPECT_FALSE(run->stats.symbols_checked);
+  EXPECT_NE(run->text().find("no symbols: XC-SYM checks skipped"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

@@ -1,0 +1,168 @@
+// XC-CONV: producer conventions consumers rely on (spec btf.md §3.4).
+#include <elf.h>
+
+#include <cstring>
+#include <string>
+#include <unordered_set>
+
+#include "btf/btf_format.h"
+#include "btf/xc/cross_check.h"
+#include "btf/xc/xc_rules.h"
+#include "core/text.h"
+
+namespace elfmeta::btf::xc {
+namespace {
+
+// The C base types GCC and clang emit, with their size on LP64 targets; 0
+// for the types whose size follows the pointer size.
+struct BaseType {
+  std::string_view name;
+  uint32_t size;
+};
+constexpr BaseType kBaseTypes[] = {
+    {"char", 1}, {"signed char", 1}, {"unsigned char", 1}, {"_Bool", 1}, {"bool", 1},
+    {"short int", 2}, {"short unsigned int", 2}, {"short", 2}, {"unsigned short", 2},
+    {"int", 4}, {"unsigned int", 4}, {"__ARRAY_SIZE_TYPE__", 4},
+    {"long int", 0}, {"long unsigned int", 0}, {"long", 0}, {"unsigned long", 0},
+    {"sizetype", 0}, {"ssizetype", 0}, {"bitsizetype", 0},
+    {"long long int", 8}, {"long long unsigned int", 8}, {"long long", 8}, {"unsigned long long", 8},
+    {"__int128", 16}, {"__int128 unsigned", 16}, {"unsigned __int128", 16},
+    {"char16_t", 2}, {"char32_t", 4}, {"wchar_t", 4}, {"char8_t", 1},
+};
+
+const BaseType* base_type(std::string_view name) {
+  for (const BaseType& b : kBaseTypes)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+class ConventionChecker {
+ public:
+  ConventionChecker(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats)
+      : in_(in), btf_(in.btf), findings_(findings), stats_(stats) {}
+
+  void run() {
+    sorted_by_name();
+    integer_types();
+    array_index_types();
+    data_sections();
+    aggregate_kind_flags();
+  }
+
+ private:
+  bool kernel_btf() const { return in_.artifact.is_vmlinux() || in_.artifact.is_kernel_module(); }
+
+  // XC-CONV-001: anonymous types first, then named ones in strcmp order.
+  void sorted_by_name() {
+    const char* previous = nullptr;
+    uint32_t previous_id = 0;
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const char* name = btf_.string_at(btf_.type(id).name_off());
+      if (!name || !*name) {
+        if (!previous) continue;
+        report_unsorted(id, "anonymous type after named type " + std::to_string(previous_id));
+        return;
+      }
+      if (previous && std::strcmp(previous, name) > 0) {
+        report_unsorted(id, "'" + printable(name) + "' sorts before '" + printable(previous) + "' (type " +
+                                std::to_string(previous_id) + ")");
+        return;
+      }
+      previous = name;
+      previous_id = id;
+    }
+    stats_.sorted_by_name = true;
+  }
+
+  // Only the kernel's own BTF is looked up by binary search without a check.
+  void report_unsorted(uint32_t id, const std::string& what) {
+    if (!in_.artifact.is_vmlinux() && in_.artifact.path != "/sys/kernel/btf/vmlinux") return;
+    findings_.emit(rules::CONV_001, type_location(in_, id),
+                   "not sorted by name from here: " + what + "; name lookups cannot use binary search");
+  }
+
+  // XC-CONV-002. The pointer size is that of long (8 unless a 32-bit ELF).
+  void integer_types() {
+    const uint32_t pointer = in_.artifact.kind == input::ArtifactKind::RawBtf || in_.artifact.elf64 ? 8 : 4;
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kInt) continue;
+      ++stats_.int_types;
+      const std::string_view name = btf_.name_of(t.name_off());
+      const BaseType* b = base_type(name);
+      if (!b) {
+        if (kernel_btf())
+          findings_.emit(rules::CONV_002, type_location(in_, id),
+                         "INT '" + printable(name) + "' is not a C base type (kernel BTF holds only those)");
+        continue;
+      }
+      const uint32_t want = b->size ? b->size : (name == "bitsizetype" ? 2 * pointer : pointer);
+      if (t.size() != want)
+        findings_.emit(rules::CONV_002, type_location(in_, id),
+                       "INT '" + printable(name) + "' of " + std::to_string(t.size()) + " bytes; the type is " +
+                           std::to_string(want) + " bytes with " + std::to_string(pointer) + "-byte pointers");
+    }
+  }
+
+  // XC-CONV-003.
+  void array_index_types() {
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kArray) continue;
+      const uint32_t index = t.payload(1);
+      if (!btf_.has_type(index)) continue;  // the kernel's BTF-ARRAY rules report it
+      const TypeRef it = btf_.type(index);
+      const std::string_view name = btf_.name_of(it.name_off());
+      if (it.kind() == kInt && (name == "int" || name == "unsigned int" || name == "__ARRAY_SIZE_TYPE__" ||
+                                name == "sizetype" || name == "long unsigned int"))
+        continue;
+      findings_.emit(rules::CONV_003, type_location(in_, id),
+                     "index type " + std::to_string(index) + " is " + std::string(kind_name(it.kind())) + " '" +
+                         printable(name) + "'");
+    }
+  }
+
+  // XC-CONV-004. BPF objects have DATASECs of no ELF section (.kconfig,
+  // .ksyms); those are the bpf-object profile's.
+  void data_sections() {
+    const bool check_sections = in_.artifact.kind != input::ArtifactKind::RawBtf && !in_.artifact.sections.empty() &&
+                                in_.artifact.machine != EM_BPF;
+    std::unordered_set<std::string_view> seen;
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kDatasec) continue;
+      const std::string_view name = btf_.name_of(t.name_off());
+      if (!seen.insert(name).second)
+        findings_.emit(rules::CONV_004, type_location(in_, id), "a second DATASEC '" + printable(name) + "'");
+      else if (check_sections && !in_.artifact.section(name))
+        findings_.emit(rules::CONV_004, type_location(in_, id),
+                       "DATASEC '" + printable(name) + "' names no section of " + in_.artifact.name);
+    }
+  }
+
+  // XC-CONV-005.
+  void aggregate_kind_flags() {
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (!is_aggregate(t.kind()) || !t.kflag()) continue;
+      bool bitfield = false;
+      for (uint32_t i = 0; i < t.vlen() && !bitfield; ++i) bitfield = member_bitfield_size(member_at(t, i).offset);
+      if (!bitfield)
+        findings_.emit(rules::CONV_005, type_location(in_, id),
+                       std::string(kind_name(t.kind())) + " with kind_flag set has no bitfield member");
+    }
+  }
+
+  const CrossCheckInput& in_;
+  const Btf& btf_;
+  Findings& findings_;
+  CrossCheckStats& stats_;
+};
+
+}  // namespace
+
+void check_conventions(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {
+  ConventionChecker(in, findings, stats).run();
+}
+
+}  // namespace elfmeta::btf::xc

@@ -1,0 +1,382 @@
+// XC-SYM: FUNC names against text symbols, DATASEC VARs against data
+// symbols (spec btf.md §3.1, figures of real kernels in §4.3 and §4.4).
+#include <elf.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "btf/btf_format.h"
+#include "btf/xc/cross_check.h"
+#include "btf/xc/xc_rules.h"
+#include "core/text.h"
+
+namespace elfmeta::btf::xc {
+namespace {
+
+using input::Symbol;
+using input::SymbolIndex;
+
+constexpr size_t kListed = 6;  // addresses or names listed in one message
+
+// A symbol's identity for "distinct addresses": in a relocatable object
+// every section starts at 0, so the section is part of it.
+std::pair<uint32_t, uint64_t> place(const Symbol& s) { return {s.section, s.address}; }
+
+std::vector<const Symbol*> text_symbols(const SymbolIndex& symbols, std::string_view name) {
+  auto all = symbols.find_all(name);
+  std::erase_if(all, [](const Symbol* s) { return !s->function(); });
+  return all;
+}
+
+// Built-in module exit code sits in .exit.text, which kallsyms does not cover.
+bool exit_style(std::string_view name) {
+  for (std::string_view word : {"exit", "fini", "cleanup", "deinit", "unregister", "remove"})
+    if (name.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
+class SymbolChecker {
+ public:
+  SymbolChecker(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats)
+      : in_(in), btf_(in.btf), symbols_(*in.symbols), findings_(findings), stats_(stats) {}
+
+  void run() {
+    stats_.symbols_checked = true;
+    check_functions();
+    check_function_tags();
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kDatasec) continue;
+      if (btf_.name_of(t.name_off()) == ".data..percpu")
+        check_percpu(id);
+      else
+        check_global_vars(id);
+    }
+  }
+
+ private:
+  // ------------------------------------------------------------ functions
+  void check_functions() {
+    std::unordered_map<std::string_view, std::vector<uint32_t>> funcs;
+    std::vector<std::string_view> order;  // first-seen order keeps the findings in id order
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kFunc) continue;
+      const std::string_view name = btf_.name_of(t.name_off());
+      if (name.empty()) continue;
+      auto& ids = funcs[name];
+      if (ids.empty()) order.push_back(name);
+      ids.push_back(id);
+    }
+    stats_.func_names = order.size();
+    const auto clones = clone_names();
+    for (std::string_view name : order) {
+      const std::vector<uint32_t>& ids = funcs[name];
+      const auto texts = text_symbols(symbols_, name);
+      if (texts.empty())
+        report_missing(ids.front(), name, clones);
+      else
+        report_ambiguous(ids.front(), name, texts);
+      if (ids.size() > 1) report_prototypes(name, ids);
+    }
+  }
+
+  // Compiler clones by the name they were made from: load_elf_binary.isra.0
+  // under load_elf_binary.
+  std::unordered_map<std::string_view, std::string_view> clone_names() const {
+    std::unordered_map<std::string_view, std::string_view> clones;
+    for (const Symbol& s : symbols_.symbols()) {
+      if (!s.function()) continue;
+      const size_t dot = s.name.find('.');
+      if (dot == 0 || dot == std::string::npos) continue;
+      clones.emplace(std::string_view(s.name).substr(0, dot), s.name);
+    }
+    return clones;
+  }
+
+  void report_missing(uint32_t id, std::string_view name,
+                      const std::unordered_map<std::string_view, std::string_view>& clones) {
+    ++stats_.funcs_without_symbol;
+    std::string why;
+    if (auto it = clones.find(name); it != clones.end()) {
+      ++stats_.only_clones;
+      why = "only the compiler clone '" + std::string(it->second) + "' exists";
+    } else if (symbols_.origin != "symtab" && exit_style(name)) {
+      ++stats_.exit_style;
+      why = "not in " + symbols_.origin +
+            "; the name suggests built-in module exit code (.exit.text is outside the kallsyms text ranges)";
+    } else {
+      ++stats_.absent;
+      stats_.absent_names.emplace_back(name);
+      why = "not in " + symbols_.origin + ": inlined everywhere or discarded, yet encoded";
+    }
+    findings_.emit(rules::SYM_001, type_location(in_, id), "no text symbol '" + std::string(name) + "': " + why);
+  }
+
+  void report_ambiguous(uint32_t id, std::string_view name, const std::vector<const Symbol*>& texts) {
+    std::set<std::pair<uint32_t, uint64_t>> places;
+    for (const Symbol* s : texts) places.insert(place(*s));
+    if (places.size() < 2) return;
+    ++stats_.ambiguous_names;
+    std::string list;
+    size_t n = 0;
+    for (const auto& [section, address] : places) {
+      if (n++ == kListed) {
+        list += ", ...";
+        break;
+      }
+      list += (list.empty() ? "" : ", ") + hex(address);
+    }
+    findings_.emit(rules::SYM_002, type_location(in_, id),
+                   "'" + std::string(name) + "' has " + std::to_string(places.size()) + " text symbols (" + list +
+                       "); a tracer attaching by this name gets the first");
+  }
+
+  void report_prototypes(std::string_view name, const std::vector<uint32_t>& ids) {
+    std::set<uint32_t> protos;
+    for (uint32_t id : ids) protos.insert(btf_.type(id).type());
+    if (protos.size() < 2) return;
+    ++stats_.multi_proto_names;
+    std::string list;
+    for (size_t i = 0; i < ids.size() && i < kListed; ++i) {
+      const uint32_t proto = btf_.type(ids[i]).type();
+      list += (i ? ", " : "") + std::string("type ") + std::to_string(ids[i]) + " (";
+      if (btf_.has_type(proto) && btf_.type(proto).kind() == kFuncProto)
+        list += std::to_string(btf_.type(proto).vlen()) + " params)";
+      else
+        list += "prototype " + std::to_string(proto) + ")";
+    }
+    findings_.emit(rules::SYM_003, type_location(in_, ids[1]),
+                   std::to_string(ids.size()) + " FUNC records named '" + std::string(name) + "' with " +
+                       std::to_string(protos.size()) + " prototypes: " + list +
+                       "; which record describes which address is unknowable");
+  }
+
+  // DECL_TAGs on a whole FUNC: "bpf_kfunc", and the proposed "addr=0x...".
+  void check_function_tags() {
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef tag = btf_.type(id);
+      if (tag.kind() != kDeclTag || tag.payload(0) != ~uint32_t(0) || !btf_.has_type(tag.type())) continue;
+      const TypeRef func = btf_.type(tag.type());
+      if (func.kind() != kFunc) continue;
+      const std::string_view value = btf_.name_of(tag.name_off());
+      const std::string_view name = btf_.name_of(func.name_off());
+      if (value == "bpf_kfunc") {
+        if (text_symbols(symbols_, name).empty())
+          findings_.emit(rules::SYM_010, type_location(in_, tag.type()),
+                         "kfunc '" + std::string(name) + "' has no text symbol in " + symbols_.origin +
+                             ": BPF programs calling it fail to load");
+      } else if (value.starts_with("addr=")) {
+        check_address_tag(id, tag.type(), name, value.substr(5));
+      }
+    }
+  }
+
+  void check_address_tag(uint32_t tag_id, uint32_t func_id, std::string_view name, std::string_view text) {
+    uint64_t address = 0;
+    const bool prefixed = text.starts_with("0x");
+    if (prefixed) text.remove_prefix(2);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), address, 16);
+    std::string problem;
+    if (!prefixed || ec != std::errc() || end != text.data() + text.size()) {
+      problem = "is not an address";
+    } else {
+      const auto texts = text_symbols(symbols_, name);
+      if (std::none_of(texts.begin(), texts.end(), [&](const Symbol* s) { return s->address == address; }))
+        problem = texts.empty() ? "names a function with no text symbol"
+                                : "is none of the " + std::to_string(texts.size()) + " addresses of '" +
+                                      std::string(name) + "'";
+    }
+    if (problem.empty()) return;
+    findings_.emit(rules::SYM_012, type_location(in_, tag_id),
+                   "tag 'addr=" + std::string(prefixed ? "0x" : "") + std::string(text) + "' of FUNC " +
+                       std::to_string(func_id) + " '" + std::string(name) + "' " + problem);
+  }
+
+  // --------------------------------------------------------------- percpu
+  struct Range {
+    uint64_t start = 0, end = 0;
+    std::string how;
+  };
+
+  // [__per_cpu_start, __per_cpu_end): kernel symbols, else the ELF section
+  // (a module's .data..percpu, whose symbols are section offsets).
+  std::optional<Range> percpu_range() const {
+    const Symbol* start = symbols_.find("__per_cpu_start");
+    const Symbol* end = symbols_.find("__per_cpu_end");
+    if (start && end && end->address >= start->address)
+      return Range{start->address, end->address, "__per_cpu_end - __per_cpu_start"};
+    if (const input::Section* s = in_.artifact.section(".data..percpu"); s && in_.artifact.elf_type == ET_REL)
+      return Range{0, s->size, "the size of section .data..percpu"};
+    return std::nullopt;
+  }
+
+  bool data_symbol(const Symbol& s) const { return !s.function() && s.type != 'N' && s.type != 'n'; }
+
+  bool in_percpu(const Symbol& s, const Range& r) const {
+    if (!data_symbol(s) || s.address < r.start || s.address >= r.end) return false;
+    if (in_.artifact.elf_type == ET_REL) {
+      const input::Section* sec = in_.artifact.section_at(s.section);
+      return sec && sec->name == ".data..percpu";
+    }
+    return true;
+  }
+
+  void check_percpu(uint32_t datasec) {
+    const TypeRef ds = btf_.type(datasec);
+    const auto range = percpu_range();
+    if (!range) {
+      findings_.note(btf_section(in_), "no __per_cpu_start/__per_cpu_end in " + symbols_.origin +
+                                           ": percpu VAR offsets not checked");
+      return;
+    }
+    // The percpu symbols, by address; markers (__per_cpu_start) left out.
+    std::vector<const Symbol*> percpu;
+    for (const Symbol& s : symbols_.symbols())
+      if (in_percpu(s, *range) && !s.name.starts_with("__per_cpu_")) percpu.push_back(&s);
+    if (percpu.empty()) {
+      findings_.note(btf_section(in_), symbols_.origin + " has no percpu variables (kallsyms without "
+                                                         "CONFIG_KALLSYMS_ALL?): percpu VAR offsets not checked");
+      return;
+    }
+    stats_.percpu_checked = true;
+    std::sort(percpu.begin(), percpu.end(), [](const Symbol* a, const Symbol* b) { return a->address < b->address; });
+    std::unordered_set<std::string_view> var_names;
+    std::unordered_set<uint64_t> var_addresses;
+    for (uint32_t i = 0; i < ds.vlen(); ++i) {
+      const VarSecInfo v = secinfo_at(ds, i);
+      if (!btf_.has_type(v.type) || btf_.type(v.type).kind() != kVar) continue;
+      ++stats_.percpu_vars;
+      const std::string_view name = btf_.name_of(btf_.type(v.type).name_off());
+      var_names.insert(name);
+      var_addresses.insert(range->start + v.offset);
+      check_var_against(datasec, i, v, name, *range, percpu);
+    }
+    check_section_size(datasec, range->end - range->start, range->how);
+    for (const Symbol* s : percpu) {
+      if (var_names.contains(s->name)) continue;
+      stats_.percpu_symbols_without_var.push_back(s->name);
+      std::string why;
+      std::optional<Severity> severity;
+      if (s->address == range->start) {
+        why = " (at offset 0: DEFINE_PER_CPU_FIRST, which pahole takes for 'no address')";
+        severity = Severity::Note;
+      } else if (var_addresses.contains(s->address)) {
+        why = " (an alias of a variable that has a VAR: a linker-script symbol)";
+        severity = Severity::Note;
+      }
+      Location loc = type_location(in_, datasec);
+      findings_.emit(rules::SYM_007, loc,
+                     "percpu symbol '" + s->name + "' at offset " + hex(s->address - range->start) +
+                         " has no VAR" + why,
+                     severity);
+    }
+  }
+
+  void check_var_against(uint32_t datasec, uint32_t i, const VarSecInfo& v, std::string_view name, const Range& r,
+                         const std::vector<const Symbol*>& percpu) {
+    std::vector<const Symbol*> candidates = symbols_.find_all(name);
+    std::erase_if(candidates, [&](const Symbol* s) { return !in_percpu(*s, r); });
+    const uint64_t want = r.start + v.offset;
+    const auto match = std::find_if(candidates.begin(), candidates.end(),
+                                    [&](const Symbol* s) { return s->address == want; });
+    Location loc = type_location(in_, datasec);
+    if (loc.offset) *loc.offset += kTypeRecordSize + 12ull * i;
+    if (match == candidates.end()) {
+      ++stats_.percpu_mismatched;
+      std::string where = "no percpu symbol of that name";
+      if (!candidates.empty()) where = "its symbol is at offset " + hex(candidates.front()->address - r.start);
+      findings_.emit(rules::SYM_005, loc,
+                     "VAR '" + std::string(name) + "' at offset " + hex(v.offset) + ": " + where);
+      return;
+    }
+    ++stats_.percpu_matched;
+    // The next variable's address bounds this one's size.
+    auto next = std::upper_bound(percpu.begin(), percpu.end(), want,
+                                 [](uint64_t a, const Symbol* s) { return a < s->address; });
+    const uint64_t limit = next == percpu.end() ? r.end : (*next)->address;
+    if (want + v.size > limit) {
+      ++stats_.percpu_overlapping;
+      findings_.emit(rules::SYM_005, loc,
+                     "VAR '" + std::string(name) + "' of " + std::to_string(v.size) + " bytes at offset " +
+                         hex(v.offset) + " runs " + std::to_string(want + v.size - limit) + " bytes into " +
+                         (next == percpu.end() ? std::string("the end of the percpu area")
+                                               : "'" + (*next)->name + "'"));
+    }
+  }
+
+  void check_section_size(uint32_t datasec, uint64_t span, const std::string& how) {
+    const TypeRef ds = btf_.type(datasec);
+    const std::string name(btf_.name_of(ds.name_off()));
+    const int64_t slack = int64_t(span) - int64_t(ds.size());
+    if (name == ".data..percpu") stats_.percpu_section_slack = slack;
+    if (slack < 0) {
+      findings_.emit(rules::SYM_006, type_location(in_, datasec),
+                     "DATASEC '" + name + "' of " + std::to_string(ds.size()) + " bytes is larger than " + how +
+                         " (" + std::to_string(span) + ")");
+    } else if (slack > 0) {
+      findings_.note(btf_section(in_), "DATASEC '" + name + "' ends at its last VAR, " + std::to_string(slack) +
+                                           " bytes short of " + how + " (pahole 1.24's convention)");
+    }
+  }
+
+  // ------------------------------------------------------------ globals
+  // DATASECs of other data sections (pahole's global_var feature): offsets
+  // from the section's address, or symbol values in a relocatable object.
+  void check_global_vars(uint32_t datasec) {
+    const TypeRef ds = btf_.type(datasec);
+    const std::string_view sec_name = btf_.name_of(ds.name_off());
+    const input::Section* sec = in_.artifact.section(sec_name);
+    if (!sec) return;  // XC-CONV-004 reports DATASECs without a section
+    const bool relocatable = in_.artifact.elf_type == ET_REL;
+    for (uint32_t i = 0; i < ds.vlen(); ++i) {
+      const VarSecInfo v = secinfo_at(ds, i);
+      if (!btf_.has_type(v.type) || btf_.type(v.type).kind() != kVar) continue;
+      ++stats_.global_vars;
+      const std::string_view name = btf_.name_of(btf_.type(v.type).name_off());
+      auto candidates = symbols_.find_all(name);
+      std::erase_if(candidates, [&](const Symbol* s) {
+        return !data_symbol(*s) || (s->section && s->section != sec->index) ||
+               (!s->section && (s->address < sec->addr || s->address >= sec->addr + sec->size));
+      });
+      const uint64_t want = relocatable ? v.offset : sec->addr + v.offset;
+      if (std::any_of(candidates.begin(), candidates.end(), [&](const Symbol* s) { return s->address == want; }))
+        continue;
+      ++stats_.global_vars_mismatched;
+      Location loc = type_location(in_, datasec);
+      if (loc.offset) *loc.offset += kTypeRecordSize + 12ull * i;
+      std::string where = "no symbol of that name in " + std::string(sec_name);
+      if (!candidates.empty())
+        where = "its symbol is at offset " + hex(candidates.front()->address - (relocatable ? 0 : sec->addr));
+      findings_.emit(rules::SYM_008, loc,
+                     "VAR '" + std::string(name) + "' at offset " + hex(v.offset) + " of '" + std::string(sec_name) +
+                         "': " + where);
+    }
+    check_section_size(datasec, sec->size, "section " + std::string(sec_name));
+  }
+
+  const CrossCheckInput& in_;
+  const Btf& btf_;
+  const SymbolIndex& symbols_;
+  Findings& findings_;
+  CrossCheckStats& stats_;
+};
+
+}  // namespace
+
+void check_symbols(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {
+  if (!in.symbols || in.symbols->size() == 0) {
+    findings.note(btf_section(in), "no symbols: XC-SYM checks skipped (pass --kallsyms FILE)");
+    return;
+  }
+  SymbolChecker(in, findings, stats).run();
+}
+
+}  // namespace elfmeta::btf::xc

@@ -1,0 +1,72 @@
+// XC-SYM: BTF names and DATASEC offsets against the symbols of the code and
+// data they describe (spec btf.md §3.1). XC-SYM-009/011 (BPF objects) are in
+// the BPF object table.
+#include <vector>
+
+#include "btf/xc/xc_rules.h"
+
+namespace elfmeta::btf::xc::rules {
+
+const Rule SYM_001{"XC-SYM-001", Severity::Warning, kNoConsumer, "FUNC has no text symbol of its name",
+                   "fentry/fexit programs and kprobes attach to a BTF function by looking its name up in "
+                   "kallsyms; without a text symbol of exactly that name the attach fails (\"cannot find "
+                   "address\"). The message says which of three cases it is: only compiler clones exist "
+                   "(NAME.isra.N, .constprop.N, .part.N, .cold; the kernel strips only .llvm. suffixes), the "
+                   "name looks like built-in module exit code (.exit.text lies outside the kallsyms text "
+                   "ranges), or the function is absent (inlined everywhere or discarded: the producer "
+                   "encoded a function that has no code).",
+                   "pahole 1.16", ""};
+const Rule SYM_002{"XC-SYM-002", Severity::Warning, kNoConsumer, "FUNC name has several text symbols",
+                   "Static functions of one name in several files (binfmt_elf.c and compat_binfmt_elf.c) "
+                   "have several addresses; a tracer attaching by BTF name gets the first one only, and "
+                   "which of them the FUNC record describes is not recorded. pahole 1.24 encodes such "
+                   "names; newer pahole leaves them out.",
+                   "pahole 1.16", ""};
+const Rule SYM_003{"XC-SYM-003", Severity::Warning, kNoConsumer,
+                   "several FUNC records of one name with different prototypes",
+                   "Same-named static functions with different signatures each got a FUNC; resolve_btfids "
+                   "and kfunc lookup by name pick one arbitrarily, and which record belongs to which "
+                   "address is unknowable. pahole 1.25+ drops them (consistent_func).",
+                   "pahole 1.16", ""};
+const Rule SYM_005{"XC-SYM-005", Severity::Error, kNoConsumer,
+                   "percpu VAR offset differs from its symbol, or its size runs into the next symbol",
+                   "The offset of a VAR in DATASEC .data..percpu must equal its symbol's address minus "
+                   "__per_cpu_start (zero-based absolute symbols on x86-64 up to 6.14). bpf_this_cpu_ptr "
+                   "on a typed __ksym uses the kallsyms address while bpftool and drgn use the BTF offset: "
+                   "a mismatch makes them read a different variable. The kernel does not check it.",
+                   "Linux 5.7 (percpu VARs in vmlinux BTF)", ""};
+const Rule SYM_006{"XC-SYM-006", Severity::Warning, kNoConsumer, "DATASEC size larger than its section",
+                   "A DATASEC describes an ELF section; its size may end at the last VAR (pahole 1.24) or "
+                   "equal the section's (newer pahole), but it cannot be larger than the section.",
+                   "pahole 1.18", ""};
+const Rule SYM_007{"XC-SYM-007", Severity::Warning, kNoConsumer, "percpu symbol without a VAR",
+                   "Every percpu variable should have a VAR so that BPF programs and debuggers can find "
+                   "it by name. Expected exceptions are reported as notes: the variable at offset 0 "
+                   "(DEFINE_PER_CPU_FIRST, which older pahole takes for 'no address') and linker-script "
+                   "aliases of a variable that has a VAR (const_pcpu_hot on 6.12).",
+                   "pahole 1.18", ""};
+const Rule SYM_008{"XC-SYM-008", Severity::Warning, kNoConsumer,
+                   "global-variable VAR offset differs from its symbol",
+                   "With pahole's global_var feature every data section has a DATASEC; a VAR's offset "
+                   "must equal its symbol's address minus the section's address (the symbol value in a "
+                   "relocatable object), or a debugger reading globals by BTF reads the wrong bytes.",
+                   "pahole 1.28", ""};
+const Rule SYM_010{"XC-SYM-010", Severity::Warning, kNoConsumer, "bpf_kfunc FUNC without a text symbol",
+                   "A FUNC tagged bpf_kfunc is called by BPF programs through its kallsyms address; "
+                   "without a text symbol of its name the call cannot be resolved when a program is "
+                   "loaded.",
+                   "Linux 6.5 (bpf_kfunc tags)", ""};
+const Rule SYM_012{"XC-SYM-012", Severity::Warning, kNoConsumer,
+                   "address declaration tag does not name a symbol of its function",
+                   "A DECL_TAG \"addr=0x...\" on a FUNC (proposed so that tracers can tell same-named "
+                   "static functions apart) must give the address of a text symbol of the FUNC's name; "
+                   "otherwise a tracer attaches to the wrong code.",
+                   "proposal (2025)", ""};
+
+std::span<const Rule* const> symbol_table() {
+  static const std::vector<const Rule*> table{&SYM_001, &SYM_002, &SYM_003, &SYM_005, &SYM_006,
+                                              &SYM_007, &SYM_008, &SYM_010, &SYM_012};
+  return table;
+}
+
+}  // namespace elfmeta::btf::xc::rules
