@@ -204,5 +204,26 @@ TEST(Cli, OrcOfAnImageAndItsFindings) {
   EXPECT_EQ(std::count(no_file.err.begin(), no_file.err.end(), '\n'), 1) << no_file.err;
 }
 
+TEST(Cli, CrossChecksWithAKallsymsFile) {
+  synth::BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  b.add_func("present", b.add_func_proto(int_id, {}));
+  b.add_func("missing", 2);
+  const std::string blob = write_blob("xc.btf", b.build());
+  const std::string kallsyms = write_blob("kallsyms", {});
+  std::ofstream(kallsyms) << "ffffffff81000000 T present\n";
+  const CliRun r = elfmeta("check --only xc --kallsyms " + kallsyms + " " + blob);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;  // warnings: the kernel verdict is unchanged
+  EXPECT_NE(r.out.find("[type 4 FUNC 'missing']: warning: no text symbol 'missing'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("'present'"), std::string::npos) << r.out;
+  const CliRun strict = elfmeta("check --only xc --Werror --kallsyms " + kallsyms + " " + blob);
+  EXPECT_EQ(strict.status, 1);
+  // Without symbols the family is skipped with a note; --only btf leaves the cross-checks out.
+  const CliRun none = elfmeta("check --only xc " + blob);
+  EXPECT_NE(none.out.find("no symbols: XC-SYM checks skipped"), std::string::npos) << none.out;
+  const CliRun kernel_only = elfmeta("check --only btf --kallsyms " + kallsyms + " " + blob);
+  EXPECT_EQ(kernel_only.out.find("XC-SYM"), std::string::npos) << kernel_only.out;
+}
+
 }  // namespace
 }  // namespace elfmeta::testing

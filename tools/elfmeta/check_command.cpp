@@ -255,11 +255,30 @@ void check_orc_of(const input::Artifact& a, const input::SymbolIndex* symbols, c
   orc::check_orc(a, options, list);
 }
 
+// The record index of each base BTF, built by the first split blob that
+// needs it.
+class BaseIndexes {
+ public:
+  const btf::xc::BaseRecordIndex* get(const btf::Btf* base) {
+    if (!base) return nullptr;
+    std::lock_guard lock(mu_);
+    auto& slot = indexes_[base];
+    if (!slot) slot = std::make_unique<btf::xc::BaseRecordIndex>(*base);
+    return slot.get();
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<const btf::Btf*, std::unique_ptr<btf::xc::BaseRecordIndex>> indexes_;
+};
+
 // BTF cross-checks of a checked blob.
-void cross_check_of(const InputResult& r, const input::SymbolIndex* symbols, DiagnosticList& list) {
+void cross_check_of(const InputResult& r, const input::SymbolIndex* symbols, BaseIndexes& bases,
+                    DiagnosticList& list) {
   if (!r.check.checked || !r.check.btf.btf) return;
   elfmeta::Findings findings(r.artifact->name, list);
-  btf::xc::cross_check({*r.artifact, *r.check.btf.btf, symbols}, findings);
+  const btf::Btf& blob = *r.check.btf.btf;
+  btf::xc::cross_check({*r.artifact, blob, symbols, bases.get(blob.base())}, findings);
 }
 
 template <typename Fn>
@@ -287,6 +306,7 @@ int run_check(Args args) {
     }
   }
   BaseCache bases(s.btf, s.kernel);
+  BaseIndexes base_indexes;
 
   // Explicit bases form a chain: each --base-btf continues the previous one.
   const btf::CheckedBtf* explicit_base = nullptr;
@@ -317,7 +337,7 @@ int run_check(Args args) {
     std::string why;
     const input::SymbolIndex* symbols = (s.orc_on || s.xc_on) ? symbols_of(*r.artifact, s, own, why) : nullptr;
     if (s.btf_on) r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
-    if (s.xc_on) cross_check_of(r, symbols, list);
+    if (s.xc_on) cross_check_of(r, symbols, base_indexes, list);
     if (s.orc_on) check_orc_of(*r.artifact, symbols, why, r.kernel, list);
     if (s.sframe_on) sframe::check_sframe(*r.artifact, sframe::SframeOptions{s.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());

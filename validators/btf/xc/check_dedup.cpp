@@ -8,6 +8,7 @@
 // linear in the references.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -119,24 +120,15 @@ class DedupChecker {
   void split_identical() {
     const Btf* base = btf_.base();
     if (!base) return;
-    std::unordered_map<uint64_t, std::vector<uint32_t>> own;
+    std::optional<BaseRecordIndex> own_index;
+    const BaseRecordIndex* index = in_.base_index;
+    if (!index || &index->base() != base) index = &own_index.emplace(*base);
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
-      const TypeRef t = btf_.type(id);
-      own[hash_bytes(t.bytes(), record_size(t))].push_back(id);
-    }
-    std::vector<uint32_t> reported;
-    for (uint32_t id = 1; id < btf_.first_id(); ++id) {
-      const TypeRef b = btf_.type(id);
-      if (b.is_void()) continue;
-      const auto it = own.find(hash_bytes(b.bytes(), record_size(b)));
-      if (it == own.end()) continue;
-      for (uint32_t o : it->second)
-        if (same_bytes(btf_.type(o), b)) {
-          ++stats_.split_identical;
-          findings_.emit(rules::DEDUP_006, type_location(in_, o),
-                         label(o) + " is byte-identical to base type " + std::to_string(id));
-        }
-      own.erase(it);  // one report per split record
+      const uint32_t copy = index->find(btf_.type(id));
+      if (!copy) continue;
+      ++stats_.split_identical;
+      findings_.emit(rules::DEDUP_006, type_location(in_, id),
+                     label(id) + " is byte-identical to base type " + std::to_string(copy));
     }
   }
 
@@ -318,6 +310,22 @@ class DedupChecker {
 };
 
 }  // namespace
+
+BaseRecordIndex::BaseRecordIndex(const Btf& base) : base_(base) {
+  by_hash_.reserve(base.type_count());
+  for (uint32_t id = 1; id < base.type_count(); ++id) {
+    const TypeRef t = base.type(id);
+    if (!t.is_void()) by_hash_.emplace(hash_bytes(t.bytes(), record_size(t)), id);
+  }
+}
+
+uint32_t BaseRecordIndex::find(TypeRef t) const {
+  uint32_t found = 0;
+  const auto [from, to] = by_hash_.equal_range(hash_bytes(t.bytes(), record_size(t)));
+  for (auto it = from; it != to; ++it)
+    if ((!found || it->second < found) && same_bytes(base_.type(it->second), t)) found = it->second;
+  return found;
+}
 
 void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {
   DedupChecker(in, findings, stats).run();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "btf/btf.h"
@@ -18,6 +19,21 @@ namespace elfmeta::btf::xc {
 // The format-independent findings (btf::Findings is the kernel verifier's).
 using Findings = elfmeta::Findings;
 
+// The records of a base BTF by content, built once and shared by the split
+// blobs checked on it (a kernel package has thousands of modules on one
+// vmlinux): XC-DEDUP-006 looks split records up in it.
+class BaseRecordIndex {
+ public:
+  explicit BaseRecordIndex(const Btf& base);
+  // The lowest base id whose record is byte-identical to `t`, or 0.
+  uint32_t find(TypeRef t) const;
+  const Btf& base() const { return base_; }
+
+ private:
+  const Btf& base_;
+  std::unordered_multimap<uint64_t, uint32_t> by_hash_;
+};
+
 struct CrossCheckInput {
   const input::Artifact& artifact;
   // The checked blob; split BTF reaches its base chain through base().
@@ -26,6 +42,8 @@ struct CrossCheckInput {
   // symtab or kallsyms tables, /proc/kallsyms, a module's or object's symtab.
   // Null when there are none (the symbol family is then skipped with a note).
   const input::SymbolIndex* symbols = nullptr;
+  // The index of btf.base(), when the caller keeps one; built per check otherwise.
+  const BaseRecordIndex* base_index = nullptr;
 };
 
 // What the families counted, per category (spec btf.md §4 gives the
