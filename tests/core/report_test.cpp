@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "btf/btf_rules.h"
+#include "btf/xc/xc_rules.h"
+#include "core/findings.h"
 #include "core/rule_docs.h"
 
 namespace elfmeta {
@@ -52,6 +54,23 @@ TEST(Report, SummaryCountsPerRule) {
   write_json_summary(out, s);
   EXPECT_NE(out.str().find("\"errors\":2"), std::string::npos);
   EXPECT_NE(out.str().find("\"BTF-AGG-010\":2"), std::string::npos);
+}
+
+TEST(Report, SummaryCountsFindingsPastTheListingLimit) {
+  DiagnosticList list;
+  Findings findings("vmlinux", list);
+  const Rule& rule = btf::xc::rules::SYM_007;  // a warning rule some of whose findings are notes
+  for (size_t i = 0; i < Findings::kPerRuleLimit + 50; ++i)
+    findings.emit(rule, Location{"vmlinux", ".BTF", i, "", std::nullopt, "", std::nullopt}, "finding",
+                  i % 2 ? std::optional(Severity::Note) : std::nullopt);
+  findings.finish(".BTF");
+  ASSERT_EQ(list.items().size(), Findings::kPerRuleLimit + 1);
+  EXPECT_EQ(list.items().back().message, "50 more XC-SYM-007 findings not listed");
+  RunSummary summary;
+  summary.add(list.items());
+  EXPECT_EQ(summary.warnings, 75u);  // the even ones
+  EXPECT_EQ(summary.per_rule["XC-SYM-007"], 150u);
+  EXPECT_EQ(findings.count(rule), 150u);
 }
 
 TEST(RuleDocs, EveryRuleHasAPageAndAnIndexEntry) {

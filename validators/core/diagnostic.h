@@ -28,6 +28,11 @@ struct Diagnostic {
   Location location;
   std::string message;
   std::vector<std::string> notes;
+  // The closing note of a rule's findings past the per-rule listing limit:
+  // the rule, and how many of each severity were counted but not listed
+  // (the run summary adds them).
+  const Rule* unlisted_rule = nullptr;
+  size_t unlisted[3] = {0, 0, 0};  // by Severity
 };
 
 class DiagnosticSink {

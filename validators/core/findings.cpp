@@ -1,5 +1,8 @@
 #include "core/findings.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace elfmeta {
 
 void Findings::emit(const Rule& rule, Location loc, std::string message, std::optional<Severity> as,
@@ -10,7 +13,11 @@ void Findings::emit(const Rule& rule, Location loc, std::string message, std::op
   if (severity == Severity::Error && unenforced) severity = Severity::Warning;
   if (severity == Severity::Error) ++errors_;
   ++findings_;
-  if (++per_rule_[&rule] > kPerRuleLimit) return;
+  Counts& counts = per_rule_[&rule];
+  if (++counts.total > kPerRuleLimit) {
+    ++counts.unlisted[size_t(severity)];
+    return;
+  }
   Diagnostic d;
   d.rule = &rule;
   d.severity = severity;
@@ -30,9 +37,16 @@ void Findings::note(std::string section, std::string message) {
 }
 
 void Findings::finish(const std::string& section) {
-  for (const auto& [rule, count] : per_rule_)
-    if (count > kPerRuleLimit)
-      note(section, std::to_string(count - kPerRuleLimit) + " more " + std::string(rule->id) + " findings not listed");
+  for (const auto& [rule, counts] : per_rule_) {
+    if (counts.total <= kPerRuleLimit) continue;
+    Diagnostic d;
+    d.location.artifact = artifact_;
+    d.location.section = section;
+    d.message = std::to_string(counts.total - kPerRuleLimit) + " more " + std::string(rule->id) + " findings not listed";
+    d.unlisted_rule = rule;
+    std::copy(std::begin(counts.unlisted), std::end(counts.unlisted), d.unlisted);
+    sink_.report(std::move(d));
+  }
 }
 
 }  // namespace elfmeta

@@ -34,7 +34,7 @@ class Findings {
   size_t findings() const { return findings_; }
   size_t count(const Rule& rule) const {
     auto it = per_rule_.find(&rule);
-    return it == per_rule_.end() ? 0 : it->second;
+    return it == per_rule_.end() ? 0 : it->second.total;
   }
 
  private:
@@ -43,7 +43,11 @@ class Findings {
   uint32_t consumer_;
   size_t errors_ = 0;
   size_t findings_ = 0;
-  std::map<const Rule*, size_t> per_rule_;
+  struct Counts {
+    size_t total = 0;
+    size_t unlisted[3] = {0, 0, 0};  // past kPerRuleLimit, by Severity
+  };
+  std::map<const Rule*, Counts> per_rule_;
 };
 
 }  // namespace elfmeta

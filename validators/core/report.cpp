@@ -65,6 +65,12 @@ void write_json(std::ostream& out, const Diagnostic& d) {
 
 void RunSummary::add(const std::vector<Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics) {
+    if (d.unlisted_rule) {
+      errors += d.unlisted[size_t(Severity::Error)];
+      warnings += d.unlisted[size_t(Severity::Warning)];
+      per_rule[std::string(d.unlisted_rule->id)] +=
+          d.unlisted[0] + d.unlisted[1] + d.unlisted[2];
+    }
     if (!d.rule) continue;
     if (d.severity == Severity::Error) ++errors;
     if (d.severity == Severity::Warning) ++warnings;
