@@ -202,8 +202,8 @@ class ObjectChecker {
     if (btf_.type(id).size() == 0) put(btf_.record_offset(id) + 8, static_cast<uint32_t>((end + 7) / 8 * 8));
   }
 
-  // Any other DATASEC: its ELF section and symbols. False when libbpf's
-  // fix-up fails on it.
+  // Any other DATASEC: its ELF section and symbols. False when there is no
+  // section to take the size from (the DATASEC is then left as it is).
   bool fix_section(uint32_t id, const std::string& sec, std::vector<Entry>& entries) {
     const TypeRef t = btf_.type(id);
     const input::Section* s = a_.section(sec);
@@ -223,7 +223,8 @@ class ObjectChecker {
                   std::to_string(s->size) + " bytes",
               Severity::Warning, kNoConsumer);
     }
-    bool ok = true;
+    // libbpf stops at the first failure; the copy is fixed as far as it
+    // can be so that the kernel's rules judge the rest.
     for (uint32_t i = 0; i < entries.size(); ++i) {
       Entry& e = entries[i];
       if (!is_var(e.type)) continue;  // the kernel's DATASEC rules report it
@@ -235,7 +236,6 @@ class ObjectChecker {
         f_.emit(XC_SYM_011, loc(id, at),
                 "extern VAR '" + printable(vname) + "' in DATASEC '" + printable(sec) +
                     "': externs belong in .kconfig or .ksyms");
-        ok = false;
         continue;
       }
       const input::ElfSymbolRef* sym = symbols_.find(vname, false, s ? s->index : 0);
@@ -245,7 +245,6 @@ class ObjectChecker {
           f_.emit(XC_SYM_011, loc(id, at),
                   "global VAR '" + printable(vname) + "' has no global symbol in '" + printable(sec) +
                       "': libbpf cannot place it");
-          ok = false;
         }
         continue;
       }
@@ -261,7 +260,7 @@ class ObjectChecker {
                     (linkage == kLinkageStatic ? " (libbpf keeps the offsets of static variables)" : ""),
                 Severity::Warning, kNoConsumer);
     }
-    return ok;
+    return true;
   }
 
   const input::Artifact& a_;

@@ -23,7 +23,7 @@ const Rule XC_SYM_011{"XC-SYM-011", Severity::Error, kBpfObject | kLibbpf,
                       "static VAR whose offset is not its symbol's value, a non-zero DATASEC size that is "
                       "not the section's, or a static VAR of linkage other than 0 are warnings (libbpf "
                       "keeps them, and the data is then described at the wrong place).",
-                      "libbpf", "failed to find ELF symbol for VAR"};
+                      "libbpf", ""};
 const Rule XC_CONV_006{"XC-CONV-006", Severity::Note, kNoConsumer,
                        "BPF object BTF in its pre-fix-up form, judged as BPF_BTF_LOAD would load it raw",
                        "clang leaves DATASEC sizes and VAR offsets 0 and gives extern VARs and FUNCs "
