@@ -2,6 +2,8 @@
 // under --consumer bpf-object; every BTF-EXT rule and every object
 // cross-check triggered, alone, by a mutation of a real object; the
 // fixed-up .BTF accepted by the running kernel; hostile .BTF.ext bytes.
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -453,6 +455,27 @@ TEST_P(ExtMutation, TriggersExactlyItsRule) {
   EXPECT_EQ(out.errors > 0, m.error) << out.listing;
 }
 
+// libbpf (the installed 1.x) as the oracle of BTF-EXT-001..010:
+// btf_ext__new refuses exactly the mutated sections those rules flag.
+TEST_P(ExtMutation, LibbpfAgreesOnTheSectionLayout) {
+  const Mutation& m = GetParam();
+  REQUIRE_OBJECT(object, m.program);
+  const Object o(object);
+  const Bytes mutated = m.make(o);
+  auto opened = input::open_bytes("obj.o", mutated);
+  ASSERT_TRUE(opened.artifact);
+  const auto* s = opened.artifact->section(".BTF.ext");
+  ASSERT_TRUE(s);
+  libbpf_set_print([](libbpf_print_level, const char*, va_list) { return 0; });
+  btf_ext* parsed = btf_ext__new(s->data.data(), static_cast<uint32_t>(s->data.size()));
+  const bool refused = libbpf_get_error(parsed) != 0;
+  if (!refused) btf_ext__free(parsed);
+  const Rule* rule = find_rule(m.rule);
+  ASSERT_TRUE(rule);
+  const bool layout_rule = rule->enforced_by & kLibbpf && m.rule.starts_with("BTF-EXT-");
+  EXPECT_EQ(refused, layout_rule) << m.rule << " " << m.what;
+}
+
 std::string mutation_name(const ::testing::TestParamInfo<Mutation>& info) {
   std::string n = info.param.rule + "_" + info.param.what;
   for (char& c : n)
@@ -504,6 +527,7 @@ TEST(ClangBpfObject, LayoutAsObserved) {
       if (li.line() == 0) {
         line_zero = true;
         EXPECT_EQ(li.column(), 0u);
+        EXPECT_EQ(o.btf->name_of(li.line_off), "");
       }
     }
   EXPECT_TRUE(line_zero);
