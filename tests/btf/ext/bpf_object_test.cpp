@@ -41,18 +41,19 @@ bool have_clang() {
   return have;
 }
 
-// clang -target bpf -g -O2 -c, once per program.
-const Bytes& compiled(const std::string& name) {
+// clang -target bpf -g -O2 -c, once per program (and target).
+const Bytes& compiled(const std::string& name, const std::string& target = "bpf") {
   static std::mutex mu;
   static std::map<std::string, Bytes> cache;
   std::lock_guard lock(mu);
-  auto it = cache.find(name);
+  const std::string key = target + "/" + name;
+  auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   char dir[] = "/tmp/elfmeta-bpf-XXXXXX";
   Bytes out;
   if (mkdtemp(dir)) {
     const std::string obj = std::string(dir) + "/" + name + ".o";
-    const std::string cmd = "clang -target bpf -g -O2 -Wall -c '" + kCorpus + "/" + name + ".c' -o '" + obj + "'";
+    const std::string cmd = "clang -target " + target + " -g -O2 -Wall -c '" + kCorpus + "/" + name + ".c' -o '" + obj + "'";
     if (std::system(cmd.c_str()) == 0) {
       std::ifstream in(obj, std::ios::binary);
       out.assign(std::istreambuf_iterator<char>(in), {});
@@ -60,7 +61,7 @@ const Bytes& compiled(const std::string& name) {
     std::remove(obj.c_str());
     rmdir(dir);
   }
-  return cache.emplace(name, std::move(out)).first->second;
+  return cache.emplace(key, std::move(out)).first->second;
 }
 
 #define REQUIRE_OBJECT(var, name)                              \
@@ -211,6 +212,16 @@ TEST_P(Corpus, RawBtfHasOnlyWhatLibbpfFixes) {
   const std::set<std::string> fixed_by_libbpf{"BTF-DATASEC-002", "BTF-DATASEC-008", "BTF-VAR-004", "XC-CONV-006"};
   for (const auto& r : o.rules) EXPECT_TRUE(fixed_by_libbpf.count(r)) << r << "\n" << o.listing;
   EXPECT_TRUE(o.rules.count("XC-CONV-006")) << o.listing;
+}
+
+// The same programs for big-endian BPF (bpfeb), read on this host.
+TEST_P(Corpus, BigEndianObjectCleanUnderBpfObject) {
+  if (!have_clang()) GTEST_SKIP() << "clang is not installed";
+  const Bytes& object = compiled(GetParam(), "bpfeb");
+  ASSERT_FALSE(object.empty());
+  const Outcome o = check(object, kBpfObject);
+  EXPECT_TRUE(o.rules.empty()) << o.listing;
+  EXPECT_EQ(o.errors + o.warnings, 0u) << o.listing;
 }
 
 TEST_P(Corpus, KernelAcceptsTheFixedUpBtfAndRefusesTheRaw) {
