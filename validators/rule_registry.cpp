@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "btf/btf_rules.h"
+#include "btf/ext/btf_ext_rules.h"
 #include "btf/xc/xc_rules.h"
 #include "orc/orc_rules.h"
 #include "sframe/sframe_rules.h"
@@ -14,7 +15,8 @@ namespace elfmeta {
 std::span<const Rule* const> all_rules() {
   static const std::vector<const Rule*> rules = [] {
     std::vector<const Rule*> v;
-    for (auto table : {btf::rules::table(), btf::xc::rules::symbol_table(), btf::xc::rules::dedup_table(),
+    for (auto table : {btf::rules::table(), btf::ext::rules::table(), btf::ext::rules::bpf_object_table(),
+                        btf::xc::rules::symbol_table(), btf::xc::rules::dedup_table(),
                         btf::xc::rules::convention_table(), orc::rules::table(), sframe::rules::table()})
       v.insert(v.end(), table.begin(), table.end());
     return v;

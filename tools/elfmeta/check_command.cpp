@@ -156,12 +156,14 @@ CheckSettings parse_settings(Args& args) {
         s.btf.consumer = kBpfBtfLoad;
       else if (v == "module-load")
         s.btf.consumer = kModuleLoad;
+      else if (v == "bpf-object")
+        s.btf.consumer = kBpfObject;
       else if (v == "libsframe")
         s.sframe_consumer = kLibsframe;
       else if (v == "kernel")
         s.sframe_consumer = kSframeKernel;
       else
-        throw UsageError("--consumer takes bpf-load, module-load (BTF), libsframe or kernel (SFrame), not '" + v + "'");
+        throw UsageError("--consumer takes bpf-load, module-load, bpf-object (BTF), libsframe or kernel (SFrame), not '" + v + "'");
     } else if (args.option("--libbpf", v)) {
       const auto r = btf::parse_release(v);
       if (!r || *r < btf::kOldestLibbpf || *r > btf::kNewestLibbpf)

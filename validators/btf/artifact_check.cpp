@@ -2,7 +2,11 @@
 
 #include <cstring>
 
+#include "btf/ext/bpf_object.h"
+#include "btf/ext/btf_ext.h"
 #include "btf/findings.h"
+#include "btf/parse.h"
+#include "core/findings.h"
 #include "input/kernel_release.h"
 
 namespace elfmeta::btf {
@@ -84,8 +88,30 @@ ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* bas
   }
   if (a.is_vmlinux()) base = nullptr;  // a kernel image is base BTF
   if (base && !where->distilled_base && base->errors) note("the base BTF has errors; check it on its own first");
-  out.btf = check_btf(where->data, base, options, a.name, where->section, sink);
+  if (!ext::is_bpf_object(a)) {
+    out.btf = check_btf(where->data, base, options, a.name, where->section, sink);
+    out.checked = true;
+    return out;
+  }
+  // A BPF object: its raw BTF against the ELF, the BTF libbpf would load
+  // (under bpf-object), then .BTF.ext.
+  NullSink quiet;
+  Findings quiet_findings(CheckContext{a.name, where->section, options.consumer, options.kernel}, quiet);
+  const std::optional<Btf> raw = parse(where->data, ParseOptions{base ? base->btf.get() : nullptr, false}, quiet_findings);
+  DiagnosticList object_list;
+  elfmeta::Findings object_findings(a.name, object_list, options.consumer);
+  std::vector<uint8_t> fixed;
+  if (raw) {
+    fixed = ext::check_object_btf(a, *raw, object_findings);
+    if (options.consumer != kBpfObject) ext::note_object_form(a, *raw, object_findings);
+  }
+  object_findings.finish(".BTF");
+  const bool use_fixed = options.consumer == kBpfObject && !fixed.empty();
+  if (use_fixed) note(".BTF checked as libbpf's fix-up leaves it (DATASEC sizes, VAR offsets, extern linkage)");
+  out.btf = check_btf(use_fixed ? std::span<const uint8_t>(fixed) : where->data, base, options, a.name, where->section, sink);
   out.checked = true;
+  for (auto& d : object_list.items()) sink.report(std::move(d));
+  ext::check_btf_ext(a, raw ? &*raw : nullptr, options.consumer, sink);
   return out;
 }
 

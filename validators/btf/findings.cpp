@@ -5,7 +5,7 @@
 namespace elfmeta::btf {
 
 Severity Findings::effective(const Rule& rule) const {
-  if (rule.severity == Severity::Error && !(rule.enforced_by & ctx_.consumer)) return Severity::Warning;
+  if (rule.severity == Severity::Error && !(rule.enforced_by & enforcing())) return Severity::Warning;
   if (rule.severity == Severity::Error && ctx_.kernel.lacks_check(rule)) return Severity::Warning;
   return rule.severity;
 }
@@ -15,7 +15,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   d.rule = &rule;
   d.severity = effective(rule);
   if (rule.severity == Severity::Error && d.severity != Severity::Error) {
-    if (!(rule.enforced_by & ctx_.consumer)) {
+    if (!(rule.enforced_by & enforcing())) {
       d.notes.push_back("not enforced by " + std::string(consumer_name(ctx_.consumer)) + "; an error for " +
                         ((rule.enforced_by & kBpfBtfLoad) ? "bpf-load" : "module-load"));
     } else if (const GateInfo* g = ctx_.kernel.lacks_check(rule)) {

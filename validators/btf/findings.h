@@ -67,6 +67,11 @@ class Findings {
   size_t kernel_errors() const { return kernel_errors_; }
   size_t findings() const { return findings_; }
   const CheckContext& context() const { return ctx_; }
+  // The consumer bits whose rules are errors: bpf-object loads its
+  // (fixed-up) .BTF with BPF_BTF_LOAD, so it enforces bpf-load's rules too.
+  uint32_t enforcing() const {
+    return ctx_.consumer == kBpfObject ? uint32_t(kBpfObject | kBpfBtfLoad) : uint32_t(ctx_.consumer);
+  }
 
  private:
   void emit(const Rule& rule, Location loc, std::string message);

@@ -28,6 +28,8 @@ std::string_view consumer_name(Consumer c) {
       return "libsframe";
     case kSframeKernel:
       return "kernel-sframe";
+    case kBpfObject:
+      return "bpf-object";
     default:
       return "none";
   }

@@ -23,6 +23,10 @@ enum Consumer : uint32_t {
   kUnwinder = 1u << 3,     // the kernel's ORC unwinder, module loader and sorttable
   kLibsframe = 1u << 4,    // libsframe 2.40's sframe_decode and lookups (readelf, ld)
   kSframeKernel = 1u << 5,  // the kernel's SFrame reader (CONFIG_SFRAME_VALIDATION, version 3)
+  // A clang BPF object as libbpf opens and loads it: .BTF after libbpf's
+  // fix-up (DATASEC sizes, VAR offsets, extern linkage), then BPF_BTF_LOAD;
+  // .BTF.ext as btf_ext__new reads it and BPF_PROG_LOAD checks its records.
+  kBpfObject = 1u << 6,
 };
 
 std::string_view consumer_name(Consumer c);
