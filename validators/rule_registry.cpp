@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "btf/btf_rules.h"
+#include "btf/xc/xc_rules.h"
 #include "orc/orc_rules.h"
 #include "sframe/sframe_rules.h"
 #include "core/rule.h"
@@ -13,7 +14,7 @@ namespace elfmeta {
 std::span<const Rule* const> all_rules() {
   static const std::vector<const Rule*> rules = [] {
     std::vector<const Rule*> v;
-    for (auto table : {btf::rules::table(), orc::rules::table(), sframe::rules::table()}) v.insert(v.end(), table.begin(), table.end());
+    for (auto table : {btf::rules::table(), btf::xc::rules::dwarf_table(), orc::rules::table(), sframe::rules::table()}) v.insert(v.end(), table.begin(), table.end());
     return v;
   }();
   return rules;

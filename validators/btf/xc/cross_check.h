@@ -28,5 +28,12 @@ void cross_check(const CrossCheckInput& in, Findings& findings);
 void check_symbols(const CrossCheckInput& in, Findings& findings);      // XC-SYM
 void check_dedup(const CrossCheckInput& in, Findings& findings);        // XC-DEDUP
 void check_conventions(const CrossCheckInput& in, Findings& findings);  // XC-CONV
+// XC-DW: every named struct, union, enum, typedef, FUNC and VAR against
+// the artifact's DWARF (.debug_info, relocated for objects and modules).
+// Does nothing when the artifact has no DWARF; ends with a note of what was
+// compared and what was skipped.
+// (elfmeta::Findings: with btf/findings.h included first, a bare Findings
+// here would name btf::Findings.)
+void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings);  // XC-DW
 
 }  // namespace elfmeta::btf::xc
