@@ -235,8 +235,10 @@ void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
   }
 }
 
-Index build_index(Dwarf* dw) {
-  Index idx;
+// Indexes the definitions at CU scope or, with `bodies`, those nested in
+// function bodies and aggregates (a second pass made only when a BTF name is
+// not found at CU scope: it reads nearly all of .debug_info).
+void build_index(Dwarf* dw, Index& idx, bool bodies) {
   Dwarf_CU* cu = nullptr;
   Dwarf_Die cudie, subdie;
   Dwarf_Half version = 0;
@@ -244,9 +246,9 @@ Index build_index(Dwarf* dw) {
   std::vector<Dwarf_Die> stack;
   while (dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
     if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) continue;
-    ++idx.cus;
+    if (!bodies) ++idx.cus;
     if (!is_c_language(&cudie)) {
-      ++idx.skipped_cus;
+      if (!bodies) ++idx.skipped_cus;
       continue;
     }
     stack.clear();
@@ -256,15 +258,16 @@ Index build_index(Dwarf* dw) {
       Dwarf_Die d = stack.back();
       const bool cu_scope = stack.size() == 1;
       if (dwarf_siblingof(&stack.back(), &stack.back()) != 0) stack.pop_back();
-      visit(idx, &d, cu_scope);
+      if (cu_scope != bodies) visit(idx, &d, cu_scope);
+      if (!bodies) continue;
       const int tag = dwarf_tag(&d);
-      // Types local to a function live in its body.
-      if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block) && stack.size() < kMaxDieDepth &&
-          dwarf_child(&d, &child) == 0)
+      // Clang nests the types defined in a struct inside its DIE.
+      if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_structure_type ||
+           tag == DW_TAG_union_type) &&
+          stack.size() < kMaxDieDepth && dwarf_child(&d, &child) == 0)
         stack.push_back(child);
     }
   }
-  return idx;
 }
 
 // ------------------------------------------------------------------ type tokens
@@ -918,7 +921,9 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   if (!btf.types_complete() || !btf.strings_usable()) return;
   const auto session = DwarfSession::open(in.artifact);
   if (!session) return;
-  const Index idx = build_index(session->dwarf());
+  Index idx;
+  build_index(session->dwarf(), idx, false);
+  bool bodies_indexed = false;
   Comparer cmp(btf, session->dwarf(), in.artifact.endian == Endian::Big);
 
   std::vector<uint8_t> done(btf.own_count(), 0);  // anonymous types already compared under a named one
@@ -948,22 +953,32 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     }
   };
 
+  // Named types first; then the anonymous enums no named type reached.
+  for (int pass = 0; pass < 2; ++pass)
   for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
     auto cat = category_of(t);
     if (!cat) continue;
     std::string_view name = btf.name_of(t.name_off());
+    if (name.empty() != (pass == 1)) continue;
     if (name.empty()) {
       if (*cat != Cat::Enum || t.vlen() == 0) continue;  // reached through the types that use it
       if (done[id - btf.first_id()]) continue;
       cat = Cat::AnonEnum;
       name = btf.name_of(enum_at(t, 0).name_off);
     }
+    if ((t.kind() == kEnum || t.kind() == kEnum64) && t.vlen() == 0) continue;  // a forward enum
     ++compared;
     const auto* cands = idx.find(*cat, name);
+    if (!cands && !bodies_indexed && *cat != Cat::Var) {
+      bodies_indexed = true;
+      build_index(session->dwarf(), idx, true);
+      cands = idx.find(*cat, name);
+    }
     if (!cands || cands->empty()) {
-      // A name DWARF does not define; with non-C units skipped it may be theirs.
-      if (idx.skipped_cus > 0) {
+      // A name DWARF does not define; with non-C units skipped it may be
+      // theirs. An anonymous enum is only looked for by its first enumerator.
+      if (idx.skipped_cus > 0 || *cat == Cat::AnonEnum) {
         ++missing;
         continue;
       }
@@ -1006,6 +1021,8 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   if (idx.skipped_cus)
     note += "; " + std::to_string(idx.skipped_cus) + " non-C compile units skipped, " + std::to_string(missing) +
             " BTF names not found in the C units";
+  else if (missing)
+    note += "; " + std::to_string(missing) + " anonymous enums not found by their first enumerator";
   if (tolerated_nocall) note += "; " + std::to_string(tolerated_nocall) + " FUNCs of DW_CC_nocall functions skipped";
   if (cmp.tolerated_static_members) note += "; static members skipped";
   findings.note(".BTF", std::move(note));
