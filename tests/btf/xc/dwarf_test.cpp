@@ -13,6 +13,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -244,6 +245,33 @@ TEST_F(BtfDwarf, Pahole124AtomicMembersAreVoid) {
   expect_only(r, "XC-DW-001", id);
   EXPECT_NE(r.listing.find("member 1 'counter' type: 'void' in BTF, 'int/4' in DWARF"), std::string::npos) << r.listing;
   EXPECT_NE(r.listing.find("1 more difference"), std::string::npos) << r.listing;
+}
+
+// Corrupted DWARF and BTF bytes: findings or nothing, never a crash or a hang.
+TEST_F(BtfDwarf, CorruptedBytesAreSurvived) {
+  const Checked c = open_checked(object("layouts.c"));
+  ASSERT_TRUE(c.btf.btf);
+  const auto original = read_file(c.artifact->path);
+  const input::Section* info = c.artifact->section(".debug_info");
+  const input::Section* btf_section = c.artifact->section(".BTF");
+  ASSERT_TRUE(info && btf_section);
+  std::mt19937 rng(20261122);
+  for (int round = 0; round < 300; ++round) {
+    auto bytes = original;
+    const input::Section* s = round % 2 ? info : btf_section;
+    for (int k = 0; k < 1 + round % 8; ++k) bytes[s->file_offset + rng() % s->size] = static_cast<uint8_t>(rng());
+    const fs::path out = dir_ / "corrupt.o";
+    write_file(out, bytes);
+    auto opened = input::open_input(out.string());
+    if (!opened.artifact) continue;
+    const auto where = btf::locate_btf(*opened.artifact);
+    if (!where) continue;
+    NullSink quiet;
+    const auto checked = btf::check_btf(where->data, nullptr, btf::CheckOptions{}, "corrupt.o", ".BTF", quiet);
+    if (!checked.btf) continue;
+    Findings findings("corrupt.o", quiet);
+    btf::xc::check_dwarf(btf::xc::CrossCheckInput{*opened.artifact, *checked.btf, nullptr}, findings);
+  }
 }
 
 // ---------------------------------------------------------------- XC-DW-001

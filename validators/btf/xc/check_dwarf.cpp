@@ -49,7 +49,8 @@ constexpr int kMaxProtoDepth = 8;            // function pointers nested in prot
 constexpr size_t kMaxDieDepth = 64;          // DIE nesting followed when indexing
 constexpr size_t kMaxPairsPerCompare = 4096;  // anonymous aggregates compared under one type
 constexpr size_t kMaxCandidates = 64;        // distinct DWARF definitions tried per BTF type
-constexpr size_t kMaxMembers = 1u << 16;     // DWARF children read per aggregate (BTF vlen is 16 bits)
+constexpr size_t kSlackChildren = 256;      // DWARF children read past twice the BTF vlen (statics, nested types)
+constexpr uint64_t kWorkBudget = 64u << 20;  // members, enumerators and parameters compared per artifact
 
 // ------------------------------------------------------------------ DWARF session
 
@@ -154,6 +155,23 @@ std::string die_where(Dwarf_Die* die) {
                 static_cast<unsigned long long>(has_cu ? dwarf_dieoffset(&cu) : 0));
   return buf;
 }
+
+// Calls `f` on the children of `die`, at most `cap` of them; false when
+// some were left unread.
+template <class F>
+bool each_child(Dwarf_Die* die, size_t cap, F&& f) {
+  Dwarf_Die c;
+  if (dwarf_child(die, &c) != 0) return true;
+  for (size_t seen = 0;; ++seen) {
+    if (seen == cap) return false;
+    f(c);
+    if (dwarf_siblingof(&c, &c) != 0) return true;
+  }
+}
+
+// How many children of a DWARF aggregate, enum or subprogram to read when
+// BTF has `vlen` items: enough to see more than BTF has.
+size_t child_cap(uint32_t vlen) { return 2 * size_t(vlen) + kSlackChildren; }
 
 // ------------------------------------------------------------------ index
 
@@ -594,14 +612,19 @@ class Comparer {
 
   // Compares BTF type `id` with DIE `off` and the anonymous types under
   // them; the differences go to `diffs`.
-  void compare(uint32_t id, Dwarf_Off off, std::vector<Diff>& diffs, std::vector<uint32_t>* anon_seen) {
+  // `done`: anonymous types (by own index) that already agreed under
+  // another type; not compared again, which keeps shared anonymous types
+  // from costing once per user.
+  void compare(uint32_t id, Dwarf_Off off, std::vector<Diff>& diffs, std::vector<uint32_t>* anon_seen,
+               const std::vector<uint8_t>& done) {
     work_.clear();
     work_.push_back({id, off, id});
     visited_.clear();
     size_t pairs = 0;
-    while (!work_.empty() && pairs++ < kMaxPairsPerCompare) {
+    while (!work_.empty() && pairs++ < kMaxPairsPerCompare && !exhausted()) {
       const Work w = work_.back();
       work_.pop_back();
+      if (w.id != id && done[w.id - btf_.first_id()]) continue;
       if (!visited_.insert(w.id).second) continue;
       if (anon_seen && w.id != id) anon_seen->push_back(w.id);
       Dwarf_Die die;
@@ -609,6 +632,9 @@ class Comparer {
       compare_one(w, &die, diffs);
     }
   }
+
+  // Whether the work budget of the artifact is spent (hostile sizes).
+  bool exhausted() const { return work_done_ > kWorkBudget; }
 
   bool nocall(Dwarf_Off off) {
     Dwarf_Die die;
@@ -691,23 +717,21 @@ class Comparer {
     if (t.size() != dsize)
       diff(rules::DW_001, "size " + std::to_string(t.size()) + " in BTF, " + std::to_string(dsize) + " in DWARF");
     std::vector<Dwarf_Die> members;
-    Dwarf_Die c;
-    if (dwarf_child(die, &c) == 0) {
-      size_t seen = 0;
-      do {
-        if (dwarf_tag(&c) != DW_TAG_member) continue;
-        // Static members (DWARF 4: a member declaration; DWARF 5: a
-        // variable child, skipped by the tag test) are not in BTF.
-        if (die_flag(&c, DW_AT_external) || die_flag(&c, DW_AT_declaration)) {
-          ++tolerated_static_members;
-          continue;
-        }
-        members.push_back(c);
-      } while (++seen < kMaxMembers && dwarf_siblingof(&c, &c) == 0);
-    }
     const uint32_t n = t.vlen();
-    if (n != members.size())
-      diff(rules::DW_001, std::to_string(n) + " members in BTF, " + std::to_string(members.size()) + " in DWARF");
+    spend(n);
+    const bool all = each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      if (dwarf_tag(&c) != DW_TAG_member) return;
+      // Static members (DWARF 4: a member declaration; DWARF 5: a variable
+      // child, skipped by the tag test) are not in BTF.
+      if (die_flag(&c, DW_AT_external) || die_flag(&c, DW_AT_declaration)) {
+        ++tolerated_static_members;
+        return;
+      }
+      members.push_back(c);
+    });
+    if (n != members.size() || !all)
+      diff(rules::DW_001, std::to_string(n) + " members in BTF, " + (all ? "" : "more than ") +
+                              std::to_string(members.size()) + " in DWARF");
     const uint32_t common = std::min<uint32_t>(n, static_cast<uint32_t>(members.size()));
     for (uint32_t i = 0; i < common; ++i) {
       const Member m = member_at(t, i);
@@ -721,7 +745,7 @@ class Comparer {
       uint32_t boff = member_bit_offset_of(t, m), bsize = member_bitfield_size_of(t, m);
       if (!t.kflag()) {
         // Before kind_flag, a bitfield's size and offset-in-storage were in its INT.
-        const TypeRef mt = btf_.type(m.type);
+        const TypeRef mt = btf_.has_type(m.type) ? btf_.type(m.type) : TypeRef();
         if (!mt.is_void() && mt.kind() == kInt) {
           const uint32_t enc = mt.payload(0);
           if (int_bits(enc) != mt.size() * 8) {
@@ -784,29 +808,27 @@ class Comparer {
     };
     std::vector<Enumerator> values;
     bool any_negative = false;
-    Dwarf_Die c;
-    if (dwarf_child(die, &c) == 0) {
-      size_t seen = 0;
-      do {
-        if (dwarf_tag(&c) != DW_TAG_enumerator) continue;
-        Dwarf_Attribute attr;
-        if (!dwarf_attr(&c, DW_AT_const_value, &attr)) continue;
-        Enumerator e{die_name(&c), 0, false};
-        const unsigned form = dwarf_whatform(&attr);
-        if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
-          Dwarf_Sword s = 0;
-          dwarf_formsdata(&attr, &s);
-          e.value = static_cast<uint64_t>(s);
-          e.negative = s < 0;
-        } else {
-          Dwarf_Word u = 0;
-          dwarf_formudata(&attr, &u);
-          e.value = u;
-        }
-        any_negative |= e.negative;
-        values.push_back(e);
-      } while (++seen < kMaxMembers && dwarf_siblingof(&c, &c) == 0);
-    }
+    const uint32_t n = t.vlen();
+    spend(n);
+    const bool all = each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      if (dwarf_tag(&c) != DW_TAG_enumerator) return;
+      Dwarf_Attribute attr;
+      if (!dwarf_attr(&c, DW_AT_const_value, &attr)) return;
+      Enumerator e{die_name(&c), 0, false};
+      const unsigned form = dwarf_whatform(&attr);
+      if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+        Dwarf_Sword v = 0;
+        dwarf_formsdata(&attr, &v);
+        e.value = static_cast<uint64_t>(v);
+        e.negative = v < 0;
+      } else {
+        Dwarf_Word u = 0;
+        dwarf_formudata(&attr, &u);
+        e.value = u;
+      }
+      any_negative |= e.negative;
+      values.push_back(e);
+    });
     // Signedness: DW_AT_encoding (GCC), else the underlying DW_AT_type, else the values.
     std::optional<uint64_t> enc = die_udata(die, DW_AT_encoding);
     Dwarf_Die under;
@@ -814,9 +836,9 @@ class Comparer {
     const bool dsigned = enc ? (*enc == DW_ATE_signed || *enc == DW_ATE_signed_char) : any_negative;
     if (t.kflag() != dsigned)
       diff(std::string(t.kflag() ? "signed" : "unsigned") + " in BTF, " + (dsigned ? "signed" : "unsigned") + " in DWARF");
-    const uint32_t n = t.vlen();
-    if (n != values.size())
-      diff(std::to_string(n) + " enumerators in BTF, " + std::to_string(values.size()) + " in DWARF");
+    if (n != values.size() || !all)
+      diff(std::to_string(n) + " enumerators in BTF, " + (all ? "" : "more than ") + std::to_string(values.size()) +
+           " in DWARF");
     const bool wide = t.kind() == kEnum64;
     const uint32_t common = std::min<uint32_t>(n, static_cast<uint32_t>(values.size()));
     for (uint32_t i = 0; i < common; ++i) {
@@ -849,23 +871,22 @@ class Comparer {
     const std::string me = label(w.id);
     auto diff = [&](std::string text) { diffs.push_back({&rules::DW_004, w.id, me + ": " + text + where(w, die)}); };
     if (dwarf_tag(die) != DW_TAG_subprogram) return diff("DWARF has no subprogram here");
+    if (!btf_.has_type(f.type())) return;  // the verifier reports it
     const TypeRef proto = btf_.type(f.type());
-    if (proto.is_void() || proto.kind() != kFuncProto) return;  // the verifier reports it
+    if (proto.is_void() || proto.kind() != kFuncProto) return;
     Dwarf_Die ret;
     compare_types(w, proto.type(), die_type(die, &ret, true) ? &ret : nullptr, me + " return type", rules::DW_004, die,
                   diffs);
     std::vector<Dwarf_Die> params;
     bool varargs = false;
-    Dwarf_Die c;
-    if (dwarf_child(die, &c) == 0) {
-      size_t seen = 0;
-      do {
-        const int ct = dwarf_tag(&c);
-        if (ct == DW_TAG_formal_parameter) params.push_back(c);
-        else if (ct == DW_TAG_unspecified_parameters) varargs = true;
-      } while (++seen < kMaxMembers && dwarf_siblingof(&c, &c) == 0);
-    }
     uint32_t n = proto.vlen();
+    spend(n);
+    // The parameters come first; the body's DIEs after them are not read.
+    each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      const int ct = dwarf_tag(&c);
+      if (ct == DW_TAG_formal_parameter) params.push_back(c);
+      else if (ct == DW_TAG_unspecified_parameters) varargs = true;
+    });
     const bool bvarargs = n > 0 && param_at(proto, n - 1).type == 0;
     if (bvarargs) --n;
     if (n != params.size() || bvarargs != varargs) {
@@ -884,9 +905,12 @@ class Comparer {
     }
   }
 
+  void spend(uint32_t items) { work_done_ += uint64_t(items) + 1; }
+
   const Btf& btf_;
   Dwarf* dw_;
   bool big_endian_;
+  uint64_t work_done_ = 0;
   std::vector<Work> work_;
   std::unordered_set<uint32_t> visited_;
 };
@@ -956,6 +980,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   // Named types first; then the anonymous enums no named type reached.
   for (int pass = 0; pass < 2; ++pass)
   for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) {
+    if (cmp.exhausted()) break;
     const TypeRef t = btf.type(id);
     auto cat = category_of(t);
     if (!cat) continue;
@@ -992,7 +1017,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     for (const Candidate& c : *cands) {
       diffs.clear();
       anon_seen.clear();
-      cmp.compare(id, c.off, diffs, &anon_seen);
+      cmp.compare(id, c.off, diffs, &anon_seen, done);
       if (diffs.empty()) {
         agree = true;
         for (uint32_t a : anon_seen) done[a - btf.first_id()] = 1;
@@ -1025,6 +1050,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     note += "; " + std::to_string(missing) + " anonymous enums not found by their first enumerator";
   if (tolerated_nocall) note += "; " + std::to_string(tolerated_nocall) + " FUNCs of DW_CC_nocall functions skipped";
   if (cmp.tolerated_static_members) note += "; static members skipped";
+  if (cmp.exhausted()) note += "; stopped after " + std::to_string(kWorkBudget) + " comparisons";
   findings.note(".BTF", std::move(note));
 }
 
