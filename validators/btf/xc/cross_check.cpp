@@ -33,6 +33,7 @@ CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings) {
   check_symbols(in, findings, stats);
   check_dedup(in, findings, stats);
   check_conventions(in, findings, stats);
+  check_dwarf(in, findings);
   findings.finish(btf_section(in));
   return stats;
 }

@@ -84,5 +84,10 @@ void check_conventions(const CrossCheckInput& in, Findings& findings, CrossCheck
 Location type_location(const CrossCheckInput& in, uint32_t id);
 // The section diagnostics name: ".BTF", or "" for a raw blob.
 std::string btf_section(const CrossCheckInput& in);
+// XC-DW: every named struct, union, enum, typedef, FUNC and VAR against
+// the artifact's DWARF (.debug_info, relocated for objects and modules).
+// Does nothing when the artifact has no DWARF; ends with a note of what was
+// compared and what was skipped.
+void check_dwarf(const CrossCheckInput& in, Findings& findings);  // XC-DW
 
 }  // namespace elfmeta::btf::xc

@@ -1,0 +1,471 @@
+// XC-DW: BTF made by pahole 1.24 from GCC 12 (and clang 14) DWARF agrees
+// with that DWARF, as objects and as a linked shared object; a disagreement
+// injected into the .BTF bytes of each rule is found, at the type it is in.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "btf/artifact_check.h"
+#include "btf/btf_format.h"
+#include "btf/verifier.h"
+#include "btf/xc/cross_check.h"
+#include "core/diagnostic.h"
+#include "core/findings.h"
+#include "input/artifact.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using btf::Btf;
+using btf::TypeRef;
+
+int run(const std::string& cmd) {
+  const int raw = std::system((cmd + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+const fs::path kCorpus = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "btf" / "xc" / "corpus";
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+void write_file(const fs::path& p, const std::vector<uint8_t>& bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// One artifact opened and its BTF checked, ready for the cross-check.
+struct Checked {
+  std::unique_ptr<input::Artifact> artifact;
+  btf::CheckedBtf btf;
+  uint64_t btf_file_offset = 0;  // of the .BTF section in the file
+
+  const Btf& b() const { return *btf.btf; }
+  // The id of the type of `kind` named `name`; 0 when there is none.
+  uint32_t find(uint32_t kind, std::string_view name, size_t nth = 0) const {
+    for (uint32_t id = b().first_id(); id < b().type_count(); ++id) {
+      const TypeRef t = b().type(id);
+      if (t.kind() == kind && b().name_of(t.name_off()) == name && nth-- == 0) return id;
+    }
+    return 0;
+  }
+};
+
+Checked open_checked(const fs::path& p) {
+  Checked c;
+  auto opened = input::open_input(p.string());
+  EXPECT_TRUE(opened.artifact) << opened.error;
+  if (!opened.artifact) return c;
+  c.artifact = std::move(opened.artifact);
+  const auto where = btf::locate_btf(*c.artifact);
+  EXPECT_TRUE(where) << p << " has no .BTF";
+  if (!where) return c;
+  c.btf_file_offset = c.artifact->section(".BTF")->file_offset;
+  NullSink quiet;
+  c.btf = btf::check_btf(where->data, nullptr, btf::CheckOptions{}, c.artifact->name, ".BTF", quiet);
+  EXPECT_TRUE(c.btf.btf);
+  return c;
+}
+
+struct XcResult {
+  std::vector<Diagnostic> findings;  // XC-DW findings only
+  std::vector<std::string> notes;
+  std::string listing;
+  size_t count(std::string_view rule) const {
+    size_t n = 0;
+    for (const auto& d : findings) n += d.rule->id == rule;
+    return n;
+  }
+};
+
+XcResult cross_check(const Checked& c) {
+  XcResult r;
+  if (!c.btf.btf) return r;
+  DiagnosticList list;
+  Findings findings(c.artifact->name, list);
+  btf::xc::check_dwarf(btf::xc::CrossCheckInput{*c.artifact, c.b(), nullptr}, findings);
+  for (auto& d : list.items()) {
+    if (!d.rule) {
+      r.notes.push_back(d.message);
+      continue;
+    }
+    r.listing += std::string(d.rule->id) + " type " + std::to_string(d.location.index.value_or(0)) + " " +
+                 d.location.record_kind + " " + d.location.record_name.value_or("(anon)") + ": " + d.message + "\n";
+    if (d.rule->id.starts_with("XC-DW-")) r.findings.push_back(std::move(d));
+  }
+  return r;
+}
+
+class BtfDwarf : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (run("pahole --version") != 0) GTEST_SKIP() << "pahole is not installed";
+    dir_ = fs::temp_directory_path() / ("elfmeta-xcdw-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  // `gcc -g -O2 -c` (or `compiler`, `flags`) of corpus file `source`, encoded with pahole -J.
+  fs::path object(const std::string& source, const std::string& compiler = "gcc", const std::string& flags = "-O2") {
+    const fs::path out = dir_ / (fs::path(source).stem().string() + "-" + std::to_string(objects_++) + ".o");
+    EXPECT_EQ(run(compiler + " -g " + flags + " -c " + (kCorpus / source).string() + " -o " + out.string()), 0) << source;
+    EXPECT_EQ(run("pahole -J " + out.string()), 0) << source;
+    return out;
+  }
+  fs::path shared_object() {
+    const fs::path out = dir_ / "libcorpus.so";
+    EXPECT_EQ(run("gcc -g -O2 -shared -fPIC " + (kCorpus / "layouts.c").string() + " " + (kCorpus / "other.c").string() +
+                  " " + (kCorpus / "other2.c").string() + " -o " + out.string()),
+              0);
+    EXPECT_EQ(run("pahole -J " + out.string()), 0);
+    return out;
+  }
+
+  // A copy of `c`'s file with the u32 at byte `at` of type `id`'s record
+  // changed by `change`, checked.
+  Checked patched(const Checked& c, uint32_t id, uint64_t at, const std::function<uint32_t(uint32_t)>& change) {
+    EXPECT_NE(id, 0u);
+    auto bytes = read_file(c.artifact->path);
+    const uint64_t pos = c.btf_file_offset + c.b().record_offset(id) + at;
+    uint32_t v;
+    std::memcpy(&v, bytes.data() + pos, 4);
+    v = change(v);
+    std::memcpy(bytes.data() + pos, &v, 4);
+    const fs::path out = dir_ / ("patched-" + std::to_string(patches_++) + "-" + c.artifact->name);
+    write_file(out, bytes);
+    return open_checked(out);
+  }
+
+  fs::path dir_;
+  size_t patches_ = 0, objects_ = 0;
+  static inline int counter_ = 0;
+};
+
+// Exactly one finding, of `rule`, at type `id`.
+void expect_only(const XcResult& r, std::string_view rule, uint32_t id) {
+  EXPECT_EQ(r.findings.size(), 1u) << r.listing;
+  EXPECT_EQ(r.count(rule), 1u) << r.listing;
+  for (const auto& d : r.findings) {
+    EXPECT_EQ(d.location.index.value_or(0), id) << r.listing;
+    EXPECT_EQ(d.location.section, ".BTF");
+    EXPECT_EQ(d.location.record_label, "type");
+  }
+}
+
+constexpr uint64_t kMembers = 12;  // first member / enumerator / param after the common part
+
+TEST_F(BtfDwarf, GccObjectsAgree) {
+  // DWARF 5 (GCC 12's default) and DWARF 4, whose bitfields use the DWARF 2
+  // form (DW_AT_bit_offset from the storage unit's most significant bit).
+  for (const std::string flags : {"-O2", "-O0", "-O2 -gdwarf-4"})
+  for (const char* source : {"layouts.c", "other.c", "other2.c", "quirks.c"}) {
+    SCOPED_TRACE(std::string(source) + " " + flags);
+    const Checked c = open_checked(object(source, "gcc", flags));
+    ASSERT_TRUE(c.btf.btf) << source;
+    EXPECT_EQ(c.btf.errors, 0u) << source;
+    const XcResult r = cross_check(c);
+    EXPECT_TRUE(r.findings.empty()) << source << ":\n" << r.listing;
+    ASSERT_EQ(r.notes.size(), 1u) << source;
+    unsigned compared = 0, units = 0, agree = 0;
+    ASSERT_EQ(std::sscanf(r.notes[0].c_str(), "XC-DW: %u BTF types compared with the DWARF of %u compile units, %u agree",
+                          &compared, &units, &agree),
+              3)
+        << r.notes[0];
+    EXPECT_GT(compared, 0u);
+    EXPECT_EQ(agree, compared) << r.notes[0];
+  }
+}
+
+TEST_F(BtfDwarf, ClangObjectsAgree) {
+  // Clang nests the types defined inside a struct in its DIE and writes
+  // signed enumerators as DW_FORM_sdata.
+  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  for (const char* source : {"layouts.c", "other.c", "other2.c", "quirks.c"}) {
+    SCOPED_TRACE(source);
+    const Checked c = open_checked(object(source, "clang -Wno-everything"));
+    ASSERT_TRUE(c.btf.btf);
+    const XcResult r = cross_check(c);
+    EXPECT_TRUE(r.findings.empty()) << r.listing;
+  }
+}
+
+TEST_F(BtfDwarf, LinkedSharedObjectAgrees) {
+  // Three units: the same static function name (same_static) and struct tag
+  // (local_only) with different definitions; BTF keeps one of the functions
+  // and both structs, each agreeing with one DWARF candidate.
+  const Checked c = open_checked(shared_object());
+  ASSERT_TRUE(c.btf.btf);
+  EXPECT_NE(c.find(btf::kStruct, "local_only", 1), 0u);
+  EXPECT_NE(c.find(btf::kFunc, "same_static"), 0u);
+  const XcResult r = cross_check(c);
+  EXPECT_TRUE(r.findings.empty()) << r.listing;
+}
+
+TEST_F(BtfDwarf, NoDwarfNoCheck) {
+  const fs::path o = dir_ / "nodebug.o";
+  ASSERT_EQ(run("gcc -O2 -c " + (kCorpus / "layouts.c").string() + " -o " + o.string()), 0);
+  ASSERT_EQ(run("gcc -g -O2 -c " + (kCorpus / "layouts.c").string() + " -o " + (dir_ / "g.o").string()), 0);
+  // BTF from the -g build, added to the object without DWARF.
+  ASSERT_EQ(run("pahole --btf_encode_detached=" + (dir_ / "raw.btf").string() + " " + (dir_ / "g.o").string()), 0);
+  ASSERT_EQ(run("objcopy --add-section .BTF=" + (dir_ / "raw.btf").string() + " " + o.string()), 0);
+  const Checked c = open_checked(o);
+  ASSERT_TRUE(c.btf.btf);
+  const XcResult r = cross_check(c);
+  EXPECT_TRUE(r.findings.empty()) << r.listing;
+  EXPECT_TRUE(r.notes.empty());
+}
+
+TEST_F(BtfDwarf, Pahole124AtomicMembersAreVoid) {
+  const Checked c = open_checked(object("atomic.c"));
+  ASSERT_TRUE(c.btf.btf);
+  const uint32_t id = c.find(btf::kStruct, "with_atomics");
+  const XcResult r = cross_check(c);
+  if (btf::member_at(c.b().type(id), 1).type != 0) {
+    EXPECT_TRUE(r.findings.empty()) << "a pahole that knows _Atomic:\n" << r.listing;
+    return;
+  }
+  // Both _Atomic members are void in BTF: one finding for the struct.
+  expect_only(r, "XC-DW-001", id);
+  EXPECT_NE(r.listing.find("member 1 'counter' type: 'void' in BTF, 'int/4' in DWARF"), std::string::npos) << r.listing;
+  EXPECT_NE(r.listing.find("1 more difference"), std::string::npos) << r.listing;
+}
+
+// Corrupted DWARF and BTF bytes: findings or nothing, never a crash or a hang.
+TEST_F(BtfDwarf, CorruptedBytesAreSurvived) {
+  const Checked c = open_checked(object("layouts.c"));
+  ASSERT_TRUE(c.btf.btf);
+  const auto original = read_file(c.artifact->path);
+  const input::Section* info = c.artifact->section(".debug_info");
+  const input::Section* btf_section = c.artifact->section(".BTF");
+  ASSERT_TRUE(info && btf_section);
+  std::mt19937 rng(20261122);
+  for (int round = 0; round < 300; ++round) {
+    auto bytes = original;
+    const input::Section* s = round % 2 ? info : btf_section;
+    for (int k = 0; k < 1 + round % 8; ++k) bytes[s->file_offset + rng() % s->size] = static_cast<uint8_t>(rng());
+    const fs::path out = dir_ / "corrupt.o";
+    write_file(out, bytes);
+    auto opened = input::open_input(out.string());
+    if (!opened.artifact) continue;
+    const auto where = btf::locate_btf(*opened.artifact);
+    if (!where) continue;
+    NullSink quiet;
+    const auto checked = btf::check_btf(where->data, nullptr, btf::CheckOptions{}, "corrupt.o", ".BTF", quiet);
+    if (!checked.btf) continue;
+    Findings findings("corrupt.o", quiet);
+    btf::xc::check_dwarf(btf::xc::CrossCheckInput{*opened.artifact, *checked.btf, nullptr}, findings);
+  }
+}
+
+// ---------------------------------------------------------------- XC-DW-001
+
+TEST_F(BtfDwarf, MemberOffsetIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "aligned");
+  const Checked p = patched(c, id, kMembers + 12 * 1 + 8, [](uint32_t v) { return v + 8; });  // member 'i'
+  const XcResult r = cross_check(p);
+  expect_only(r, "XC-DW-001", id);
+  EXPECT_NE(r.listing.find("member 1 'i': bit offset 136 in BTF, 128 in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, StructSizeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "packed");
+  const XcResult r = cross_check(patched(c, id, 8, [](uint32_t v) { return v + 1; }));
+  expect_only(r, "XC-DW-001", id);
+  EXPECT_NE(r.listing.find("size 16 in BTF, 15 in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, BitfieldSizeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "bits");
+  ASSERT_TRUE(c.b().type(id).kflag());
+  // Member 'c': 7 bits at 8 -> 6 bits at 8.
+  const XcResult r = cross_check(patched(c, id, kMembers + 12 * 2 + 8, [](uint32_t v) { return v - (1u << 24); }));
+  expect_only(r, "XC-DW-001", id);
+  EXPECT_NE(r.listing.find("bitfield size 6 in BTF, 7 in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, AnonymousMemberIsFoundAtItsType) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t outer = c.find(btf::kStruct, "anon_members");
+  // The anonymous union is member 1; its anonymous struct member 2 holds 'lo', 'hi'.
+  const uint32_t uni = btf::member_at(c.b().type(outer), 1).type;
+  const uint32_t inner = btf::member_at(c.b().type(uni), 2).type;
+  ASSERT_EQ(c.b().type(inner).kind(), btf::kStruct);
+  const XcResult r = cross_check(patched(c, inner, kMembers + 12 * 1 + 8, [](uint32_t v) { return v + 8; }));
+  expect_only(r, "XC-DW-001", inner);
+  EXPECT_NE(r.listing.find("reached from struct 'anon_members'"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, TypedefTargetIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kTypedef, "bits_t");
+  const uint32_t other = c.find(btf::kStruct, "packed");
+  const XcResult r = cross_check(patched(c, id, 8, [&](uint32_t) { return other; }));
+  expect_only(r, "XC-DW-001", id);
+  EXPECT_NE(r.listing.find("'struct packed' in BTF, 'struct bits' in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, MemberTypeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "matrices");
+  // Member 9 'e8' (enum u8_enum) -> enum packed_signed.
+  const uint32_t other = c.find(btf::kEnum, "packed_signed");
+  const XcResult r = cross_check(patched(c, id, kMembers + 12 * 9 + 4, [&](uint32_t) { return other; }));
+  expect_only(r, "XC-DW-001", id);
+}
+
+// ---------------------------------------------------------------- XC-DW-002
+
+TEST_F(BtfDwarf, EnumValueIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kEnum, "small_signed");
+  const XcResult r = cross_check(patched(c, id, kMembers + 8 * 2 + 4, [](uint32_t) { return 2; }));  // ONE = 2
+  expect_only(r, "XC-DW-002", id);
+  EXPECT_NE(r.listing.find("enumerator 'ONE' is 2 in BTF, 1 in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, Enum64ValueIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kEnum64, "big_unsigned");
+  const XcResult r = cross_check(patched(c, id, kMembers + 8, [](uint32_t v) { return v ^ 1; }));  // BIG's hi word
+  expect_only(r, "XC-DW-002", id);
+}
+
+TEST_F(BtfDwarf, EnumSignednessIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kEnum, "packed_enum");
+  const XcResult r = cross_check(patched(c, id, 4, [](uint32_t info) { return info | 0x80000000u; }));
+  expect_only(r, "XC-DW-002", id);
+  EXPECT_NE(r.listing.find("signed in BTF, unsigned in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, EnumSizeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kEnum, "packed_short");
+  const XcResult r = cross_check(patched(c, id, 8, [](uint32_t) { return 4; }));
+  expect_only(r, "XC-DW-002", id);
+}
+
+// ---------------------------------------------------------------- XC-DW-003
+
+TEST_F(BtfDwarf, FlattenedArrayCountIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "matrices");
+  const uint32_t grid = btf::member_at(c.b().type(id), 0).type;  // int[3][4][5], flattened to 60 by pahole
+  ASSERT_EQ(c.b().type(grid).kind(), btf::kArray);
+  ASSERT_EQ(c.b().type(grid).payload(2), 60u);
+  const XcResult r = cross_check(patched(c, grid, kMembers + 8, [](uint32_t) { return 59; }));
+  expect_only(r, "XC-DW-003", id);
+  EXPECT_NE(r.listing.find("'[59] int/4' in BTF, '[60] int/4' in DWARF"), std::string::npos) << r.listing;
+}
+
+TEST_F(BtfDwarf, FlexibleArrayWithElementsIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t id = c.find(btf::kStruct, "flex");
+  const uint32_t data = btf::member_at(c.b().type(id), 1).type;
+  ASSERT_EQ(c.b().type(data).payload(2), 0u);
+  const XcResult r = cross_check(patched(c, data, kMembers + 8, [](uint32_t) { return 1; }));
+  expect_only(r, "XC-DW-003", id);
+}
+
+// ---------------------------------------------------------------- XC-DW-004
+
+TEST_F(BtfDwarf, ParameterTypeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t func = c.find(btf::kFunc, "sum_flex");
+  const uint32_t proto = c.b().type(func).type();
+  const uint32_t long_int = c.find(btf::kInt, "long int");
+  // Parameter 1 'n' (size_t) -> long int.
+  const XcResult r = cross_check(patched(c, proto, kMembers + 8 * 1 + 4, [&](uint32_t) { return long_int; }));
+  expect_only(r, "XC-DW-004", func);
+  EXPECT_NE(r.listing.find("parameter 1 'n' type: 'long int/8' in BTF, 'size_t' in DWARF"), std::string::npos)
+      << r.listing;
+}
+
+TEST_F(BtfDwarf, ParameterNameAndCountAreFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t func = c.find(btf::kFunc, "qualified");
+  const uint32_t proto = c.b().type(func).type();
+  const uint32_t other_name = c.b().type(c.find(btf::kFunc, "pick")).name_off();
+  const XcResult r = cross_check(patched(c, proto, kMembers, [&](uint32_t) { return other_name; }));
+  expect_only(r, "XC-DW-004", func);
+  // The last parameter made void: variadic in BTF.
+  const XcResult r2 = cross_check(patched(c, proto, kMembers + 8 * 1 + 4, [](uint32_t) { return 0; }));
+  expect_only(r2, "XC-DW-004", func);
+  EXPECT_NE(r2.listing.find("1+... parameters in BTF, 2 in DWARF"), std::string::npos) << r2.listing;
+}
+
+TEST_F(BtfDwarf, ReturnTypeIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const uint32_t func = c.find(btf::kFunc, "make_aligned");
+  const uint32_t proto = c.b().type(func).type();
+  const uint32_t other = c.find(btf::kStruct, "packed");
+  const XcResult r = cross_check(patched(c, proto, 8, [&](uint32_t) { return other; }));
+  expect_only(r, "XC-DW-004", func);
+}
+
+// ---------------------------------------------------------------- XC-DW-005
+
+TEST_F(BtfDwarf, VariableTypeIsFound) {
+  const Checked c = open_checked(object("other.c"));
+  const uint32_t var = c.find(btf::kVar, "pcpu_counters");
+  ASSERT_NE(var, 0u) << "pahole 1.24 encodes the .data..percpu variables";
+  const uint32_t other = c.find(btf::kStruct, "local_only");
+  const XcResult r = cross_check(patched(c, var, 8, [&](uint32_t) { return other; }));
+  expect_only(r, "XC-DW-005", var);
+}
+
+TEST_F(BtfDwarf, VariableArrayCountIsXcDw003) {
+  const Checked c = open_checked(object("other.c"));
+  const uint32_t var = c.find(btf::kVar, "pcpu_depth");  // int[2][3]
+  const uint32_t arr = c.b().type(var).type();
+  ASSERT_EQ(c.b().type(arr).payload(2), 6u);
+  const XcResult r = cross_check(patched(c, arr, kMembers + 8, [](uint32_t) { return 5; }));
+  expect_only(r, "XC-DW-003", var);
+}
+
+// ---------------------------------------------------------------- XC-DW-006
+
+TEST_F(BtfDwarf, TypeTagsAgreeAndAMissingTagIsFound) {
+  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  const Checked c = open_checked(object("type_tags.c", "clang"));
+  ASSERT_TRUE(c.btf.btf);
+  const uint32_t id = c.find(btf::kStruct, "tagged");
+  EXPECT_NE(c.find(btf::kTypeTag, "user"), 0u);
+  const XcResult clean = cross_check(c);
+  EXPECT_TRUE(clean.findings.empty()) << clean.listing;
+  // Member 'up': PTR -> TYPE_TAG user -> int; point the PTR at int.
+  const uint32_t ptr = btf::member_at(c.b().type(id), 0).type;
+  const uint32_t tag = c.b().type(ptr).type();
+  ASSERT_EQ(c.b().type(tag).kind(), btf::kTypeTag);
+  const uint32_t target = c.b().type(tag).type();
+  const XcResult r = cross_check(patched(c, ptr, 8, [&](uint32_t) { return target; }));
+  // The PTR is shared with read_user's parameter 'p'.
+  EXPECT_EQ(r.count("XC-DW-006"), r.findings.size()) << r.listing;
+  EXPECT_GE(r.count("XC-DW-006"), 1u) << r.listing;
+  bool at_struct = false;
+  for (const auto& d : r.findings) at_struct |= d.location.index == id;
+  EXPECT_TRUE(at_struct) << r.listing;
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

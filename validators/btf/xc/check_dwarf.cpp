@@ -1,0 +1,1057 @@
+// XC-DW: every named type, function and variable of the BTF against the
+// DWARF of the same artifact (spec btf.md §3.2).
+//
+// The DWARF is read with libdw through libdwfl, which applies the
+// relocations of a relocatable object's .debug_* sections. One pass over the
+// compile units indexes the named definitions (struct, union, enum, typedef,
+// subprogram, CU-scope variable) by kind and name, keeping one entry per
+// distinct declaration (name, size, file, line), so that a vmlinux's
+// thousands of copies of a header type are one candidate. A BTF type is then
+// compared with its candidates until one agrees; only when none does are the
+// differences of the closest one reported.
+//
+// Types are compared as token sequences: both sides render a type reference
+// the same way (qualifier sets, pointers, flattened array counts, type tags,
+// base types by name and size, aggregates, enums and typedefs by kind and
+// name, function prototypes), and anonymous aggregates met on the way are
+// compared member by member in turn. Every walk is iterative or depth-capped
+// and budgeted: the input controls neither recursion depth nor run time.
+#include <dwarf.h>
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <libelf.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "btf/btf_format.h"
+#include "btf/xc/cross_check.h"
+#include "btf/xc/xc_dwarf_rules.h"
+#include "core/findings.h"
+
+namespace elfmeta::btf::xc {
+namespace {
+
+constexpr int kTagAnnotation = 0x6000;       // DW_TAG_LLVM_annotation
+constexpr size_t kRenderBudget = 512;        // tokens per rendered type reference
+constexpr int kMaxProtoDepth = 8;            // function pointers nested in prototypes
+constexpr size_t kMaxDieDepth = 64;          // DIE nesting followed when indexing
+constexpr size_t kMaxPairsPerCompare = 4096;  // anonymous aggregates compared under one type
+constexpr size_t kMaxCandidates = 64;        // distinct DWARF definitions tried per BTF type
+constexpr size_t kSlackChildren = 256;      // DWARF children read past twice the BTF vlen (statics, nested types)
+constexpr uint64_t kWorkBudget = 64u << 20;  // members, enumerators and parameters compared per artifact
+
+// ------------------------------------------------------------------ DWARF session
+
+int no_separate_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                          char**) {
+  return -1;  // only the artifact's own DWARF counts
+}
+
+const Dwfl_Callbacks kOfflineCallbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = no_separate_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = nullptr,
+};
+
+// The artifact's DWARF, relocated. Holds its own copy of the file: libdwfl
+// writes the relocations into the section data.
+class DwarfSession {
+ public:
+  static std::unique_ptr<DwarfSession> open(const input::Artifact& a) {
+    if (a.kind != input::ArtifactKind::Elf) return nullptr;
+    const input::Section* info = a.section(".debug_info");
+    if (!info || info->size == 0) return nullptr;
+    elf_version(EV_CURRENT);
+    std::unique_ptr<DwarfSession> s(new DwarfSession);
+    s->image_.assign(a.content.begin(), a.content.end());
+    s->dwfl_ = dwfl_begin(&kOfflineCallbacks);
+    if (!s->dwfl_) return nullptr;
+    dwfl_report_begin(s->dwfl_);
+    Dwfl_Module* mod = dwfl_report_offline_memory(s->dwfl_, a.name.c_str(), a.name.c_str(),
+                                                  reinterpret_cast<char*>(s->image_.data()), s->image_.size());
+    if (dwfl_report_end(s->dwfl_, nullptr, nullptr) != 0 || !mod) return nullptr;
+    Dwarf_Addr bias = 0;
+    s->dw_ = dwfl_module_getdwarf(mod, &bias);
+    if (!s->dw_) return nullptr;
+    return s;
+  }
+  ~DwarfSession() {
+    if (dwfl_) dwfl_end(dwfl_);
+  }
+  Dwarf* dwarf() const { return dw_; }
+
+ private:
+  DwarfSession() = default;
+  std::vector<uint8_t> image_;
+  Dwfl* dwfl_ = nullptr;
+  Dwarf* dw_ = nullptr;
+};
+
+std::string_view die_name(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  const char* s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+  return s ? std::string_view(s) : std::string_view();
+}
+
+bool die_flag(Dwarf_Die* die, unsigned attr_name) {
+  Dwarf_Attribute attr;
+  bool v = false;
+  return dwarf_attr(die, attr_name, &attr) && dwarf_formflag(&attr, &v) == 0 && v;
+}
+
+std::optional<uint64_t> die_udata(Dwarf_Die* die, unsigned attr_name) {
+  Dwarf_Attribute attr;
+  Dwarf_Word v;
+  if (!dwarf_attr_integrate(die, attr_name, &attr) || dwarf_formudata(&attr, &v) != 0) return std::nullopt;
+  return v;
+}
+
+// The DIE DW_AT_type refers to; false for void (no attribute) or a bad reference.
+bool die_type(Dwarf_Die* die, Dwarf_Die* out, bool integrate = false) {
+  Dwarf_Attribute attr;
+  Dwarf_Attribute* a = integrate ? dwarf_attr_integrate(die, DW_AT_type, &attr) : dwarf_attr(die, DW_AT_type, &attr);
+  return a && dwarf_formref_die(a, out) != nullptr;
+}
+
+bool is_c_language(Dwarf_Die* cu) {
+  Dwarf_Word lang = 0;
+  Dwarf_Attribute attr;
+  if (!dwarf_attr(cu, DW_AT_language, &attr) || dwarf_formudata(&attr, &lang) != 0) return true;  // unknown: try
+  switch (lang) {
+    case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+#ifdef DW_LANG_C17
+    case DW_LANG_C17:
+#endif
+      return true;
+    default: return false;
+  }
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string die_where(Dwarf_Die* die) {
+  char buf[80];
+  Dwarf_Die cu;
+  uint8_t addr = 0, off = 0;
+  const bool has_cu = dwarf_diecu(die, &cu, &addr, &off) != nullptr;
+  std::snprintf(buf, sizeof buf, "DWARF DIE 0x%llx in CU 0x%llx", static_cast<unsigned long long>(dwarf_dieoffset(die)),
+                static_cast<unsigned long long>(has_cu ? dwarf_dieoffset(&cu) : 0));
+  return buf;
+}
+
+// Calls `f` on the children of `die`, at most `cap` of them; false when
+// some were left unread.
+template <class F>
+bool each_child(Dwarf_Die* die, size_t cap, F&& f) {
+  Dwarf_Die c;
+  if (dwarf_child(die, &c) != 0) return true;
+  for (size_t seen = 0;; ++seen) {
+    if (seen == cap) return false;
+    f(c);
+    if (dwarf_siblingof(&c, &c) != 0) return true;
+  }
+}
+
+// How many children of a DWARF aggregate, enum or subprogram to read when
+// BTF has `vlen` items: enough to see more than BTF has.
+size_t child_cap(uint32_t vlen) { return 2 * size_t(vlen) + kSlackChildren; }
+
+// ------------------------------------------------------------------ index
+
+enum class Cat : uint8_t { Struct, Union, Enum, AnonEnum, Typedef, Func, Var };
+
+struct Key {
+  Cat cat;
+  std::string_view name;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    return std::hash<std::string_view>()(k.name) * 31 + static_cast<size_t>(k.cat);
+  }
+};
+
+struct Candidate {
+  Dwarf_Off off;
+  uint64_t size;
+  int line;
+  const char* file;
+};
+
+struct Index {
+  std::unordered_map<Key, std::vector<Candidate>, KeyHash> by_key;
+  size_t cus = 0, skipped_cus = 0;
+
+  const std::vector<Candidate>* find(Cat cat, std::string_view name) const {
+    auto it = by_key.find(Key{cat, name});
+    return it == by_key.end() ? nullptr : &it->second;
+  }
+};
+
+void add_candidate(Index& idx, Cat cat, std::string_view name, Dwarf_Die* die) {
+  int line = 0;
+  dwarf_decl_line(die, &line);
+  const char* file = dwarf_decl_file(die);
+  const uint64_t size = die_udata(die, DW_AT_byte_size).value_or(~0ull);
+  auto& list = idx.by_key[Key{cat, name}];
+  for (const Candidate& c : list)
+    if (c.size == size && c.line == line && (c.file == file || (c.file && file && std::strcmp(c.file, file) == 0)))
+      return;  // the same declaration seen in another compile unit
+  if (list.size() < kMaxCandidates) list.push_back({dwarf_dieoffset(die), size, line, file});
+}
+
+void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
+  const int tag = dwarf_tag(die);
+  switch (tag) {
+    case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_enumeration_type: case DW_TAG_typedef: {
+      if (die_flag(die, DW_AT_declaration)) return;
+      const std::string_view name = die_name(die);
+      const Cat cat = tag == DW_TAG_structure_type ? Cat::Struct
+                      : tag == DW_TAG_union_type   ? Cat::Union
+                      : tag == DW_TAG_typedef      ? Cat::Typedef
+                                                   : Cat::Enum;
+      if (!name.empty()) {
+        add_candidate(idx, cat, name, die);
+      } else if (cat == Cat::Enum) {
+        Dwarf_Die e;  // an anonymous enum by its first enumerator, unique in its scope
+        if (dwarf_child(die, &e) == 0 && dwarf_tag(&e) == DW_TAG_enumerator)
+          if (const auto first = die_name(&e); !first.empty()) add_candidate(idx, Cat::AnonEnum, first, die);
+      }
+      return;
+    }
+    case DW_TAG_subprogram: {
+      if (die_flag(die, DW_AT_declaration)) return;
+      Dwarf_Attribute attr;
+      if (dwarf_attr(die, DW_AT_abstract_origin, &attr) || dwarf_attr(die, DW_AT_specification, &attr))
+        return;  // a concrete instance: its abstract DIE carries the prototype
+      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Func, name, die);
+      return;
+    }
+    case DW_TAG_variable: {
+      if (!cu_scope || die_flag(die, DW_AT_declaration)) return;
+      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Var, name, die);
+      return;
+    }
+    default: return;
+  }
+}
+
+// Indexes the definitions at CU scope or, with `bodies`, those nested in
+// function bodies and aggregates (a second pass made only when a BTF name is
+// not found at CU scope: it reads nearly all of .debug_info).
+void build_index(Dwarf* dw, Index& idx, bool bodies) {
+  Dwarf_CU* cu = nullptr;
+  Dwarf_Die cudie, subdie;
+  Dwarf_Half version = 0;
+  uint8_t unit_type = 0;
+  std::vector<Dwarf_Die> stack;
+  while (dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
+    if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) continue;
+    if (!bodies) ++idx.cus;
+    if (!is_c_language(&cudie)) {
+      if (!bodies) ++idx.skipped_cus;
+      continue;
+    }
+    stack.clear();
+    Dwarf_Die child;
+    if (dwarf_child(&cudie, &child) == 0) stack.push_back(child);
+    while (!stack.empty()) {
+      Dwarf_Die d = stack.back();
+      const bool cu_scope = stack.size() == 1;
+      if (dwarf_siblingof(&stack.back(), &stack.back()) != 0) stack.pop_back();
+      if (cu_scope != bodies) visit(idx, &d, cu_scope);
+      if (!bodies) continue;
+      const int tag = dwarf_tag(&d);
+      // Clang nests the types defined in a struct inside its DIE.
+      if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_structure_type ||
+           tag == DW_TAG_union_type) &&
+          stack.size() < kMaxDieDepth && dwarf_child(&d, &child) == 0)
+        stack.push_back(child);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ type tokens
+
+enum class Tok : uint8_t { Void, Quals, Tag, Dims, Ptr, Base, Named, Anon, Typedef, Proto, Varargs, Other, Trunc };
+
+struct Token {
+  Tok tok;
+  uint64_t num = 0;
+  std::string_view text;
+  bool operator==(const Token&) const = default;
+};
+
+constexpr uint64_t kQualConst = 1, kQualVolatile = 2, kQualRestrict = 4;
+// Named/Anon token num: the kind of aggregate or enum.
+constexpr uint64_t kAggStruct = 1, kAggUnion = 2, kAggEnum = 3;
+
+struct Rendered {
+  std::vector<Token> tokens;
+  std::vector<uint32_t> btf_anon;  // BTF side: anonymous types met, in order
+  std::vector<Dwarf_Off> dw_anon;  // DWARF side
+};
+
+uint64_t mul_saturating(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > (uint64_t(1) << 40) / b ? (uint64_t(1) << 40) : a * b;
+}
+
+void emit_run(std::vector<Token>& out, std::optional<uint64_t> dims, uint64_t quals, std::vector<std::string_view>& tags) {
+  if (dims) out.push_back({Tok::Dims, *dims, {}});
+  if (quals) out.push_back({Tok::Quals, quals, {}});
+  std::sort(tags.begin(), tags.end());
+  for (auto t : tags) out.push_back({Tok::Tag, 0, t});
+  tags.clear();
+}
+
+void render_btf(const Btf& btf, uint32_t id, Rendered& r, int depth) {
+  std::vector<std::string_view> tags;
+  size_t steps = 0;
+  while (true) {
+    uint64_t quals = 0;
+    std::optional<uint64_t> dims;
+    TypeRef t;
+    while (true) {
+      if (++steps > kRenderBudget || r.tokens.size() > kRenderBudget || !btf.has_type(id)) {
+        r.tokens.push_back({Tok::Trunc, id, {}});
+        return;
+      }
+      t = btf.type(id);
+      if (t.is_void()) break;
+      const uint32_t k = t.kind();
+      if (k == kConst) quals |= kQualConst;
+      else if (k == kVolatile) quals |= kQualVolatile;
+      else if (k == kRestrict) quals |= kQualRestrict;
+      else if (k == kTypeTag) tags.push_back(btf.name_of(t.name_off()));
+      else if (k == kArray) {
+        dims = mul_saturating(dims.value_or(1), t.payload(2));
+        id = t.payload(0);
+        continue;
+      } else break;
+      id = t.type();
+    }
+    emit_run(r.tokens, dims, quals, tags);
+    if (t.is_void()) {
+      r.tokens.push_back({Tok::Void, 0, {}});
+      return;
+    }
+    const std::string_view name = btf.name_of(t.name_off());
+    switch (t.kind()) {
+      case kPtr:
+        r.tokens.push_back({Tok::Ptr, 0, {}});
+        id = t.type();
+        continue;
+      case kInt: case kFloat: r.tokens.push_back({Tok::Base, t.size(), name}); return;
+      case kStruct: case kUnion: case kFwd: case kEnum: case kEnum64: {
+        const uint64_t agg = t.kind() == kStruct ? kAggStruct
+                             : t.kind() == kUnion ? kAggUnion
+                             : t.kind() == kFwd   ? (t.kflag() ? kAggUnion : kAggStruct)
+                                                  : kAggEnum;
+        if (name.empty()) {
+          r.tokens.push_back({Tok::Anon, agg, {}});
+          r.btf_anon.push_back(id);
+        } else {
+          r.tokens.push_back({Tok::Named, agg, name});
+        }
+        return;
+      }
+      case kTypedef: r.tokens.push_back({Tok::Typedef, 0, name}); return;
+      case kFuncProto: {
+        const uint32_t n = t.vlen();
+        r.tokens.push_back({Tok::Proto, n, {}});
+        if (depth >= kMaxProtoDepth) {
+          r.tokens.push_back({Tok::Trunc, id, {}});
+          return;
+        }
+        render_btf(btf, t.type(), r, depth + 1);
+        for (uint32_t i = 0; i < n && r.tokens.size() <= kRenderBudget; ++i) {
+          const Param p = param_at(t, i);
+          if (p.type == 0 && i + 1 == n) r.tokens.push_back({Tok::Varargs, 0, {}});
+          else render_btf(btf, p.type, r, depth + 1);
+        }
+        return;
+      }
+      default: r.tokens.push_back({Tok::Other, t.kind(), {}}); return;
+    }
+  }
+}
+
+// Type tags a DIE's annotation children carry. `pointer_form`: the
+// btf_type_tag children of a pointer (they tag the pointee); otherwise the
+// btf:type_tag children that tag the DIE itself.
+void annotation_tags(Dwarf_Die* die, bool pointer_form, std::vector<std::string_view>& tags) {
+  if (!dwarf_haschildren(die)) return;
+  Dwarf_Die c;
+  if (dwarf_child(die, &c) != 0) return;
+  size_t n = 0;
+  do {
+    if (dwarf_tag(&c) != kTagAnnotation) continue;
+    const std::string_view what = die_name(&c);
+    if (what != (pointer_form ? "btf_type_tag" : "btf:type_tag")) continue;
+    Dwarf_Attribute attr;
+    if (const char* v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &attr))) tags.push_back(v);
+  } while (++n < 64 && dwarf_siblingof(&c, &c) == 0);
+}
+
+// Element count of one DW_TAG_subrange_type: 0 for a flexible or
+// zero-length array and for bounds that are not constants (VLAs).
+uint64_t subrange_count(Dwarf_Die* sub) {
+  Dwarf_Attribute attr;
+  Dwarf_Word v = 0;
+  if (dwarf_attr(sub, DW_AT_count, &attr)) return dwarf_formudata(&attr, &v) == 0 ? v : 0;
+  if (!dwarf_attr(sub, DW_AT_upper_bound, &attr)) return 0;
+  if (dwarf_whatform(&attr) == DW_FORM_sdata) {
+    Dwarf_Sword s = 0;
+    if (dwarf_formsdata(&attr, &s) != 0 || s < 0) return 0;
+    v = static_cast<Dwarf_Word>(s);
+  } else if (dwarf_formudata(&attr, &v) != 0) {
+    return 0;
+  }
+  const unsigned form = dwarf_whatform(&attr);
+  if (v == ~Dwarf_Word(0) || (form == DW_FORM_data4 && v == 0xffffffffu) || (form == DW_FORM_data2 && v == 0xffff) ||
+      (form == DW_FORM_data1 && v == 0xff))
+    return 0;  // upper bound -1: zero-length
+  Dwarf_Word lower = 0;
+  if (dwarf_attr(sub, DW_AT_lower_bound, &attr) && dwarf_formudata(&attr, &lower) != 0) lower = 0;
+  return v >= lower ? v - lower + 1 : 0;
+}
+
+void render_dwarf(Dwarf_Die* start, Rendered& r, int depth) {
+  std::vector<std::string_view> tags;
+  Dwarf_Die die;
+  bool is_void = start == nullptr;
+  if (!is_void) die = *start;
+  size_t steps = 0;
+  while (true) {
+    uint64_t quals = 0;
+    std::optional<uint64_t> dims;
+    int tag = 0;
+    while (!is_void) {
+      if (++steps > kRenderBudget || r.tokens.size() > kRenderBudget) {
+        r.tokens.push_back({Tok::Trunc, 0, {}});
+        return;
+      }
+      tag = dwarf_tag(&die);
+      if (tag == DW_TAG_const_type) quals |= kQualConst;
+      else if (tag == DW_TAG_volatile_type) quals |= kQualVolatile;
+      else if (tag == DW_TAG_restrict_type) quals |= kQualRestrict;
+      else if (tag == DW_TAG_atomic_type) {
+        // BTF has no _Atomic (XC-DW-007).
+      } else if (tag == DW_TAG_array_type) {
+        uint64_t n = dims.value_or(1);
+        Dwarf_Die sub;
+        size_t subs = 0;
+        if (dwarf_child(&die, &sub) == 0) {
+          do {
+            if (dwarf_tag(&sub) != DW_TAG_subrange_type && dwarf_tag(&sub) != DW_TAG_enumeration_type) continue;
+            n = mul_saturating(n, subrange_count(&sub));
+            ++subs;
+          } while (subs < 256 && dwarf_siblingof(&sub, &sub) == 0);
+        }
+        if (subs == 0) n = 0;
+        dims = n;
+      } else {
+        // New-style tags (btf:type_tag) annotate the tagged type itself.
+        if (tag == DW_TAG_base_type || tag == DW_TAG_pointer_type || tag == DW_TAG_typedef)
+          annotation_tags(&die, false, tags);
+        break;
+      }
+      if (tag != DW_TAG_array_type) annotation_tags(&die, false, tags);
+      is_void = !die_type(&die, &die);
+    }
+    emit_run(r.tokens, dims, quals, tags);
+    if (is_void) {
+      r.tokens.push_back({Tok::Void, 0, {}});
+      return;
+    }
+    const std::string_view name = die_name(&die);
+    switch (tag) {
+      case DW_TAG_pointer_type:
+        r.tokens.push_back({Tok::Ptr, 0, {}});
+        annotation_tags(&die, true, tags);
+        is_void = !die_type(&die, &die);
+        continue;
+      case DW_TAG_base_type: {
+        r.tokens.push_back({Tok::Base, die_udata(&die, DW_AT_byte_size).value_or(0), name});
+        return;
+      }
+      case DW_TAG_structure_type: case DW_TAG_class_type: case DW_TAG_union_type: case DW_TAG_enumeration_type: {
+        const uint64_t agg = tag == DW_TAG_union_type ? kAggUnion : tag == DW_TAG_enumeration_type ? kAggEnum : kAggStruct;
+        if (name.empty()) {
+          r.tokens.push_back({Tok::Anon, agg, {}});
+          r.dw_anon.push_back(dwarf_dieoffset(&die));
+        } else {
+          r.tokens.push_back({Tok::Named, agg, name});
+        }
+        return;
+      }
+      case DW_TAG_typedef: r.tokens.push_back({Tok::Typedef, 0, name}); return;
+      case DW_TAG_subroutine_type: {
+        std::vector<Dwarf_Die> params;
+        bool varargs = false;
+        Dwarf_Die c;
+        if (dwarf_child(&die, &c) == 0) {
+          do {
+            const int ct = dwarf_tag(&c);
+            if (ct == DW_TAG_formal_parameter) params.push_back(c);
+            else if (ct == DW_TAG_unspecified_parameters) varargs = true;
+          } while (params.size() < kRenderBudget && dwarf_siblingof(&c, &c) == 0);
+        }
+        r.tokens.push_back({Tok::Proto, params.size() + varargs, {}});
+        if (depth >= kMaxProtoDepth) {
+          r.tokens.push_back({Tok::Trunc, 0, {}});
+          return;
+        }
+        Dwarf_Die ret;
+        render_dwarf(die_type(&die, &ret) ? &ret : nullptr, r, depth + 1);
+        for (Dwarf_Die& p : params) {
+          if (r.tokens.size() > kRenderBudget) break;
+          Dwarf_Die pt;
+          render_dwarf(die_type(&p, &pt) ? &pt : nullptr, r, depth + 1);
+        }
+        if (varargs) r.tokens.push_back({Tok::Varargs, 0, {}});
+        return;
+      }
+      default: r.tokens.push_back({Tok::Other, static_cast<uint64_t>(tag), {}}); return;
+    }
+  }
+}
+
+std::string describe(const std::vector<Token>& toks) {
+  std::string s;
+  auto sep = [&] {
+    if (!s.empty() && s.back() != '(' && s.back() != '*' && s.back() != ' ') s += ' ';
+  };
+  for (const Token& t : toks) {
+    switch (t.tok) {
+      case Tok::Void: sep(); s += "void"; break;
+      case Tok::Quals:
+        sep();
+        if (t.num & kQualConst) s += "const ";
+        if (t.num & kQualVolatile) s += "volatile ";
+        if (t.num & kQualRestrict) s += "restrict ";
+        break;
+      case Tok::Tag: sep(); s += "__tag(" + std::string(t.text) + ") "; break;
+      case Tok::Dims: sep(); s += "[" + std::to_string(t.num) + "] "; break;
+      case Tok::Ptr: sep(); s += "*"; break;
+      case Tok::Base: sep(); s += std::string(t.text) + "/" + std::to_string(t.num); break;
+      case Tok::Named:
+      case Tok::Anon:
+        sep();
+        s += t.num == kAggUnion ? "union " : t.num == kAggEnum ? "enum " : "struct ";
+        s += t.tok == Tok::Anon ? "(anon)" : std::string(t.text);
+        break;
+      case Tok::Typedef: sep(); s += std::string(t.text); break;
+      case Tok::Proto: sep(); s += "fn/" + std::to_string(t.num) + "("; break;
+      case Tok::Varargs: sep(); s += "..."; break;
+      case Tok::Other: sep(); s += "?" + std::to_string(t.num); break;
+      case Tok::Trunc: sep(); s += "…"; break;
+    }
+  }
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// Which rule a difference of two rendered types belongs to: counts only
+// (XC-DW-003), tags only (XC-DW-006), or anything else (`otherwise`).
+const Rule* classify(const std::vector<Token>& a, const std::vector<Token>& b, const Rule& otherwise) {
+  auto without = [](const std::vector<Token>& v, Tok drop, bool blank_num) {
+    std::vector<Token> out;
+    out.reserve(v.size());
+    for (Token t : v) {
+      if (t.tok == drop) {
+        if (!blank_num) continue;
+        t.num = 0;
+      }
+      out.push_back(t);
+    }
+    return out;
+  };
+  if (without(a, Tok::Dims, true) == without(b, Tok::Dims, true)) return &rules::DW_003;
+  if (without(a, Tok::Tag, false) == without(b, Tok::Tag, false)) return &rules::DW_006;
+  return &otherwise;
+}
+
+// ------------------------------------------------------------------ comparison
+
+struct Diff {
+  const Rule* rule;
+  uint32_t id;  // the BTF type the difference is located at
+  std::string text;
+};
+
+struct Work {
+  uint32_t id;
+  Dwarf_Off die;
+  uint32_t owner;  // the named type it was reached from
+};
+
+class Comparer {
+ public:
+  Comparer(const Btf& btf, Dwarf* dw, bool big_endian) : btf_(btf), dw_(dw), big_endian_(big_endian) {}
+
+  size_t tolerated_nocall = 0, tolerated_static_members = 0;
+
+  // Compares BTF type `id` with DIE `off` and the anonymous types under
+  // them; the differences go to `diffs`.
+  // `done`: anonymous types (by own index) that already agreed under
+  // another type; not compared again, which keeps shared anonymous types
+  // from costing once per user.
+  void compare(uint32_t id, Dwarf_Off off, std::vector<Diff>& diffs, std::vector<uint32_t>* anon_seen,
+               const std::vector<uint8_t>& done) {
+    work_.clear();
+    work_.push_back({id, off, id});
+    visited_.clear();
+    size_t pairs = 0;
+    while (!work_.empty() && pairs++ < kMaxPairsPerCompare && !exhausted()) {
+      const Work w = work_.back();
+      work_.pop_back();
+      if (w.id != id && done[w.id - btf_.first_id()]) continue;
+      if (!visited_.insert(w.id).second) continue;
+      if (anon_seen && w.id != id) anon_seen->push_back(w.id);
+      Dwarf_Die die;
+      if (!dwarf_offdie(dw_, w.die, &die)) continue;
+      compare_one(w, &die, diffs);
+    }
+  }
+
+  // Whether the work budget of the artifact is spent (hostile sizes).
+  bool exhausted() const { return work_done_ > kWorkBudget; }
+
+  bool nocall(Dwarf_Off off) {
+    Dwarf_Die die;
+    if (!dwarf_offdie(dw_, off, &die)) return false;
+    return die_udata(&die, DW_AT_calling_convention) == uint64_t(DW_CC_nocall);
+  }
+
+ private:
+  std::string label(uint32_t id) const {
+    const TypeRef t = btf_.type(id);
+    const std::string_view name = btf_.name_of(t.name_off());
+    std::string s = std::string(kind_name(t.kind()));
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s + " '" + (name.empty() ? std::string("(anon)") : std::string(name)) + "'";
+  }
+  std::string where(const Work& w, Dwarf_Die* die) const {
+    std::string s = " (" + die_where(die);
+    if (w.owner != w.id) s += "; reached from " + label(w.owner);
+    return s + ")";
+  }
+
+  // Renders both and records the anonymous pairs when they agree; the
+  // difference otherwise, under the rule classify() picks.
+  void compare_types(const Work& w, uint32_t btf_type, Dwarf_Die* dw_type, const std::string& what,
+                     const Rule& rule, Dwarf_Die* at, std::vector<Diff>& diffs) {
+    Rendered a, b;
+    render_btf(btf_, btf_type, a, 0);
+    render_dwarf(dw_type, b, 0);
+    if (a.tokens == b.tokens) {
+      const size_t n = std::min(a.btf_anon.size(), b.dw_anon.size());
+      for (size_t i = 0; i < n; ++i)
+        if (btf_.is_own(a.btf_anon[i])) work_.push_back({a.btf_anon[i], b.dw_anon[i], w.owner});
+      return;
+    }
+    diffs.push_back({classify(a.tokens, b.tokens, rule), w.id,
+                     what + ": '" + describe(a.tokens) + "' in BTF, '" + describe(b.tokens) + "' in DWARF" + where(w, at)});
+  }
+
+  void compare_one(const Work& w, Dwarf_Die* die, std::vector<Diff>& diffs) {
+    const TypeRef t = btf_.type(w.id);
+    const int tag = dwarf_tag(die);
+    const std::string me = label(w.id);
+    auto diff = [&](const Rule& rule, std::string text) { diffs.push_back({&rule, w.id, me + ": " + text + where(w, die)}); };
+    switch (t.kind()) {
+      case kStruct: case kUnion: {
+        const bool want_union = t.kind() == kUnion;
+        if ((tag == DW_TAG_union_type) != want_union || (tag != DW_TAG_union_type && tag != DW_TAG_structure_type &&
+                                                         tag != DW_TAG_class_type)) {
+          diff(rules::DW_001, "DWARF has tag 0x" + hex(tag) + " here");
+          return;
+        }
+        return compare_aggregate(w, t, die, diffs);
+      }
+      case kEnum: case kEnum64:
+        if (tag != DW_TAG_enumeration_type) {
+          diff(rules::DW_002, "DWARF has no enumeration here");
+          return;
+        }
+        return compare_enum(w, t, die, diffs);
+      case kTypedef: {
+        if (tag != DW_TAG_typedef) return diff(rules::DW_001, "DWARF has no typedef here");
+        Dwarf_Die target;
+        return compare_types(w, t.type(), die_type(die, &target) ? &target : nullptr, me + " target", rules::DW_001,
+                             die, diffs);
+      }
+      case kFunc: return compare_func(w, t, die, diffs);
+      case kVar: {
+        Dwarf_Die vt;
+        return compare_types(w, t.type(), die_type(die, &vt, true) ? &vt : nullptr, me + " type", rules::DW_005, die,
+                             diffs);
+      }
+      default: return;
+    }
+  }
+
+  void compare_aggregate(const Work& w, TypeRef t, Dwarf_Die* die, std::vector<Diff>& diffs) {
+    const std::string me = label(w.id);
+    auto diff = [&](const Rule& rule, std::string text) { diffs.push_back({&rule, w.id, me + ": " + text + where(w, die)}); };
+    const uint64_t dsize = die_udata(die, DW_AT_byte_size).value_or(0);
+    if (t.size() != dsize)
+      diff(rules::DW_001, "size " + std::to_string(t.size()) + " in BTF, " + std::to_string(dsize) + " in DWARF");
+    std::vector<Dwarf_Die> members;
+    const uint32_t n = t.vlen();
+    spend(n);
+    const bool all = each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      if (dwarf_tag(&c) != DW_TAG_member) return;
+      // Static members (DWARF 4: a member declaration; DWARF 5: a variable
+      // child, skipped by the tag test) are not in BTF.
+      if (die_flag(&c, DW_AT_external) || die_flag(&c, DW_AT_declaration)) {
+        ++tolerated_static_members;
+        return;
+      }
+      members.push_back(c);
+    });
+    if (n != members.size() || !all)
+      diff(rules::DW_001, std::to_string(n) + " members in BTF, " + (all ? "" : "more than ") +
+                              std::to_string(members.size()) + " in DWARF");
+    const uint32_t common = std::min<uint32_t>(n, static_cast<uint32_t>(members.size()));
+    for (uint32_t i = 0; i < common; ++i) {
+      const Member m = member_at(t, i);
+      Dwarf_Die* dm = &members[i];
+      const std::string_view bname = btf_.name_of(m.name_off), dname = die_name(dm);
+      const std::string mname = "member " + std::to_string(i) + " '" + std::string(bname.empty() ? "(anon)" : bname) + "'";
+      if (bname != dname) {
+        diff(rules::DW_001, mname + ": named '" + std::string(dname.empty() ? "(anon)" : dname) + "' in DWARF");
+        continue;
+      }
+      uint32_t boff = member_bit_offset_of(t, m), bsize = member_bitfield_size_of(t, m);
+      if (!t.kflag()) {
+        // Before kind_flag, a bitfield's size and offset-in-storage were in its INT.
+        const TypeRef mt = btf_.has_type(m.type) ? btf_.type(m.type) : TypeRef();
+        if (!mt.is_void() && mt.kind() == kInt) {
+          const uint32_t enc = mt.payload(0);
+          if (int_bits(enc) != mt.size() * 8) {
+            bsize = int_bits(enc);
+            boff += int_offset(enc);
+          }
+        }
+      }
+      const auto [doff, dbits] = member_bits(dm);
+      if (boff != doff)
+        diff(rules::DW_001, mname + ": bit offset " + std::to_string(boff) + " in BTF, " + std::to_string(doff) + " in DWARF");
+      if (bsize != dbits)
+        diff(rules::DW_001,
+             mname + ": bitfield size " + std::to_string(bsize) + " in BTF, " + std::to_string(dbits) + " in DWARF");
+      Dwarf_Die mtype;
+      compare_types(w, m.type, die_type(dm, &mtype) ? &mtype : nullptr, me + " " + mname + " type", rules::DW_001, die,
+                    diffs);
+    }
+  }
+
+  // Bit offset from the start of the aggregate and bitfield size (0: not a
+  // bitfield) of a DWARF member, in the DWARF 4+ and the DWARF 2/3 forms.
+  std::pair<uint64_t, uint64_t> member_bits(Dwarf_Die* m) const {
+    const uint64_t bit_size = die_udata(m, DW_AT_bit_size).value_or(0);
+    if (auto dbo = die_udata(m, DW_AT_data_bit_offset)) return {*dbo, bit_size};
+    uint64_t byte_off = 0;
+    Dwarf_Attribute attr;
+    if (dwarf_attr(m, DW_AT_data_member_location, &attr)) {
+      Dwarf_Word v;
+      if (dwarf_formudata(&attr, &v) == 0) {
+        byte_off = v;
+      } else {
+        Dwarf_Op* ops;
+        size_t nops;
+        if (dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_plus_uconst)
+          byte_off = ops[0].number;
+      }
+    }
+    uint64_t bits = byte_off * 8;
+    if (auto old = die_udata(m, DW_AT_bit_offset)) {
+      // DWARF 2/3: bits from the most significant bit of the storage unit.
+      Dwarf_Die mt;
+      uint64_t storage = die_udata(m, DW_AT_byte_size).value_or(0);
+      if (storage == 0 && die_type(m, &mt)) storage = die_udata(&mt, DW_AT_byte_size).value_or(0);
+      if (big_endian_) bits += *old;
+      else if (storage * 8 >= *old + bit_size) bits += storage * 8 - *old - bit_size;
+    }
+    return {bits, bit_size};
+  }
+
+  void compare_enum(const Work& w, TypeRef t, Dwarf_Die* die, std::vector<Diff>& diffs) {
+    const std::string me = label(w.id);
+    auto diff = [&](std::string text) { diffs.push_back({&rules::DW_002, w.id, me + ": " + text + where(w, die)}); };
+    const uint64_t dsize = die_udata(die, DW_AT_byte_size).value_or(0);
+    if (t.size() != dsize) diff("size " + std::to_string(t.size()) + " in BTF, " + std::to_string(dsize) + " in DWARF");
+    struct Enumerator {
+      std::string_view name;
+      uint64_t value;
+      bool negative;
+    };
+    std::vector<Enumerator> values;
+    bool any_negative = false;
+    const uint32_t n = t.vlen();
+    spend(n);
+    const bool all = each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      if (dwarf_tag(&c) != DW_TAG_enumerator) return;
+      Dwarf_Attribute attr;
+      if (!dwarf_attr(&c, DW_AT_const_value, &attr)) return;
+      Enumerator e{die_name(&c), 0, false};
+      const unsigned form = dwarf_whatform(&attr);
+      if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+        Dwarf_Sword v = 0;
+        dwarf_formsdata(&attr, &v);
+        e.value = static_cast<uint64_t>(v);
+        e.negative = v < 0;
+      } else {
+        Dwarf_Word u = 0;
+        dwarf_formudata(&attr, &u);
+        e.value = u;
+      }
+      any_negative |= e.negative;
+      values.push_back(e);
+    });
+    // Signedness: DW_AT_encoding (GCC), else the underlying DW_AT_type, else the values.
+    std::optional<uint64_t> enc = die_udata(die, DW_AT_encoding);
+    Dwarf_Die under;
+    if (!enc && die_type(die, &under)) enc = die_udata(&under, DW_AT_encoding);
+    const bool dsigned = enc ? (*enc == DW_ATE_signed || *enc == DW_ATE_signed_char) : any_negative;
+    if (t.kflag() != dsigned)
+      diff(std::string(t.kflag() ? "signed" : "unsigned") + " in BTF, " + (dsigned ? "signed" : "unsigned") + " in DWARF");
+    if (n != values.size() || !all)
+      diff(std::to_string(n) + " enumerators in BTF, " + (all ? "" : "more than ") + std::to_string(values.size()) +
+           " in DWARF");
+    const bool wide = t.kind() == kEnum64;
+    const uint32_t common = std::min<uint32_t>(n, static_cast<uint32_t>(values.size()));
+    for (uint32_t i = 0; i < common; ++i) {
+      const EnumValue v = enum_at(t, i);
+      const std::string_view bname = btf_.name_of(v.name_off);
+      if (bname != values[i].name) {
+        diff("enumerator " + std::to_string(i) + " '" + std::string(bname) + "' is '" + std::string(values[i].name) +
+             "' in DWARF");
+        continue;
+      }
+      // At the width BTF stores; a DWARF value that does not fit is a difference too.
+      uint64_t dv = values[i].value;
+      bool fits = true;
+      if (!wide) {
+        const int64_t sv = static_cast<int64_t>(dv);
+        fits = values[i].negative ? sv >= INT32_MIN : dv <= UINT32_MAX;
+        dv &= 0xffffffffu;
+      }
+      auto show = [&](uint64_t x, bool neg, bool w64) {
+        if (neg) return std::to_string(w64 ? static_cast<int64_t>(x) : static_cast<int64_t>(static_cast<int32_t>(x)));
+        return std::to_string(x);
+      };
+      if (v.value != dv || !fits)
+        diff("enumerator '" + std::string(bname) + "' is " + show(v.value, t.kflag(), wide) + " in BTF, " +
+             show(values[i].value, values[i].negative, true) + " in DWARF");
+    }
+  }
+
+  void compare_func(const Work& w, TypeRef f, Dwarf_Die* die, std::vector<Diff>& diffs) {
+    const std::string me = label(w.id);
+    auto diff = [&](std::string text) { diffs.push_back({&rules::DW_004, w.id, me + ": " + text + where(w, die)}); };
+    if (dwarf_tag(die) != DW_TAG_subprogram) return diff("DWARF has no subprogram here");
+    if (!btf_.has_type(f.type())) return;  // the verifier reports it
+    const TypeRef proto = btf_.type(f.type());
+    if (proto.is_void() || proto.kind() != kFuncProto) return;
+    Dwarf_Die ret;
+    compare_types(w, proto.type(), die_type(die, &ret, true) ? &ret : nullptr, me + " return type", rules::DW_004, die,
+                  diffs);
+    std::vector<Dwarf_Die> params;
+    bool varargs = false;
+    uint32_t n = proto.vlen();
+    spend(n);
+    // The parameters come first; the body's DIEs after them are not read.
+    each_child(die, child_cap(n), [&](Dwarf_Die& c) {
+      const int ct = dwarf_tag(&c);
+      if (ct == DW_TAG_formal_parameter) params.push_back(c);
+      else if (ct == DW_TAG_unspecified_parameters) varargs = true;
+    });
+    const bool bvarargs = n > 0 && param_at(proto, n - 1).type == 0;
+    if (bvarargs) --n;
+    if (n != params.size() || bvarargs != varargs) {
+      diff(std::to_string(n) + (bvarargs ? "+..." : "") + " parameters in BTF, " + std::to_string(params.size()) +
+           (varargs ? "+..." : "") + " in DWARF");
+    }
+    const uint32_t common = std::min<uint32_t>(n, static_cast<uint32_t>(params.size()));
+    for (uint32_t i = 0; i < common; ++i) {
+      const Param p = param_at(proto, i);
+      const std::string_view bname = btf_.name_of(p.name_off), dname = die_name(&params[i]);
+      const std::string pname = "parameter " + std::to_string(i) + " '" + std::string(bname) + "'";
+      if (bname != dname) diff(pname + ": named '" + std::string(dname) + "' in DWARF");
+      Dwarf_Die pt;
+      compare_types(w, p.type, die_type(&params[i], &pt, true) ? &pt : nullptr, me + " " + pname + " type",
+                    rules::DW_004, die, diffs);
+    }
+  }
+
+  void spend(uint32_t items) { work_done_ += uint64_t(items) + 1; }
+
+  const Btf& btf_;
+  Dwarf* dw_;
+  bool big_endian_;
+  uint64_t work_done_ = 0;
+  std::vector<Work> work_;
+  std::unordered_set<uint32_t> visited_;
+};
+
+std::optional<Cat> category_of(TypeRef t) {
+  switch (t.kind()) {
+    case kStruct: return Cat::Struct;
+    case kUnion: return Cat::Union;
+    case kEnum: case kEnum64: return Cat::Enum;
+    case kTypedef: return Cat::Typedef;
+    case kFunc: return Cat::Func;
+    case kVar: return Cat::Var;
+    default: return std::nullopt;
+  }
+}
+
+const Rule& rule_of(Cat cat) {
+  switch (cat) {
+    case Cat::Enum: case Cat::AnonEnum: return rules::DW_002;
+    case Cat::Func: return rules::DW_004;
+    case Cat::Var: return rules::DW_005;
+    default: return rules::DW_001;
+  }
+}
+
+std::string upper_kind(uint32_t kind) { return std::string(kind_name(kind)); }
+
+}  // namespace
+
+void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
+  const Btf& btf = in.btf;
+  if (!btf.types_complete() || !btf.strings_usable()) return;
+  const auto session = DwarfSession::open(in.artifact);
+  if (!session) return;
+  Index idx;
+  build_index(session->dwarf(), idx, false);
+  bool bodies_indexed = false;
+  Comparer cmp(btf, session->dwarf(), in.artifact.endian == Endian::Big);
+
+  std::vector<uint8_t> done(btf.own_count(), 0);  // anonymous types already compared under a named one
+  std::vector<Diff> diffs, best;
+  std::vector<uint32_t> anon_seen;
+  size_t compared = 0, agreed = 0, missing = 0, tolerated_nocall = 0;
+
+  auto report = [&](const std::vector<Diff>& list) {
+    // One finding per (rule, type): the first difference and how many more.
+    std::map<std::pair<const Rule*, uint32_t>, std::pair<size_t, size_t>> groups;  // first index, count
+    for (size_t i = 0; i < list.size(); ++i) {
+      auto [it, fresh] = groups.try_emplace({list[i].rule, list[i].id}, i, 0);
+      ++it->second.second;
+    }
+    std::vector<std::pair<size_t, size_t>> order;
+    for (const auto& [key, v] : groups) order.push_back(v);
+    std::sort(order.begin(), order.end());
+    for (const auto& [i, count] : order) {
+      const size_t more = count - 1;
+      const TypeRef t = btf.type(list[i].id);
+      const std::string_view name = btf.name_of(t.name_off());
+      Location loc{findings.artifact(), ".BTF", btf.record_offset(list[i].id), "type", list[i].id,
+                   upper_kind(t.kind()), name.empty() ? std::nullopt : std::optional<std::string>(name)};
+      std::string msg = list[i].text;
+      if (more) msg += "; " + std::to_string(more) + " more difference" + (more > 1 ? "s" : "");
+      findings.emit(*list[i].rule, std::move(loc), std::move(msg));
+    }
+  };
+
+  // Named types first; then the anonymous enums no named type reached.
+  for (int pass = 0; pass < 2; ++pass)
+  for (uint32_t id = btf.first_id(); id < btf.type_count(); ++id) {
+    if (cmp.exhausted()) break;
+    const TypeRef t = btf.type(id);
+    auto cat = category_of(t);
+    if (!cat) continue;
+    std::string_view name = btf.name_of(t.name_off());
+    if (name.empty() != (pass == 1)) continue;
+    if (name.empty()) {
+      if (*cat != Cat::Enum || t.vlen() == 0) continue;  // reached through the types that use it
+      if (done[id - btf.first_id()]) continue;
+      cat = Cat::AnonEnum;
+      name = btf.name_of(enum_at(t, 0).name_off);
+    }
+    if ((t.kind() == kEnum || t.kind() == kEnum64) && t.vlen() == 0) continue;  // a forward enum
+    ++compared;
+    const auto* cands = idx.find(*cat, name);
+    if (!cands && !bodies_indexed && *cat != Cat::Var) {
+      bodies_indexed = true;
+      build_index(session->dwarf(), idx, true);
+      cands = idx.find(*cat, name);
+    }
+    if (!cands || cands->empty()) {
+      // A name DWARF does not define; with non-C units skipped it may be
+      // theirs. An anonymous enum is only looked for by its first enumerator.
+      if (idx.skipped_cus > 0 || *cat == Cat::AnonEnum) {
+        ++missing;
+        continue;
+      }
+      const std::string what = *cat == Cat::Func ? "subprogram" : *cat == Cat::Var ? "variable" : "definition";
+      report({{&rule_of(*cat), id,
+               "no DWARF " + what + " named '" + std::string(name) + "' in " + std::to_string(idx.cus) + " compile units"}});
+      continue;
+    }
+    best.clear();
+    bool agree = false, best_set = false, all_nocall = *cat == Cat::Func;
+    for (const Candidate& c : *cands) {
+      diffs.clear();
+      anon_seen.clear();
+      cmp.compare(id, c.off, diffs, &anon_seen, done);
+      if (diffs.empty()) {
+        agree = true;
+        for (uint32_t a : anon_seen) done[a - btf.first_id()] = 1;
+        break;
+      }
+      if (*cat == Cat::Func && cmp.nocall(c.off)) continue;
+      all_nocall = false;
+      if (!best_set || diffs.size() < best.size()) {
+        best.swap(diffs);
+        best_set = true;
+      }
+    }
+    if (agree) {
+      ++agreed;
+      continue;
+    }
+    if (all_nocall) {
+      ++tolerated_nocall;
+      continue;
+    }
+    report(best);
+  }
+
+  std::string note = "XC-DW: " + std::to_string(compared) + " BTF types compared with the DWARF of " +
+                     std::to_string(idx.cus) + " compile units, " + std::to_string(agreed) + " agree";
+  if (idx.skipped_cus)
+    note += "; " + std::to_string(idx.skipped_cus) + " non-C compile units skipped, " + std::to_string(missing) +
+            " BTF names not found in the C units";
+  else if (missing)
+    note += "; " + std::to_string(missing) + " anonymous enums not found by their first enumerator";
+  if (tolerated_nocall) note += "; " + std::to_string(tolerated_nocall) + " FUNCs of DW_CC_nocall functions skipped";
+  if (cmp.tolerated_static_members) note += "; static members skipped";
+  if (cmp.exhausted()) note += "; stopped after " + std::to_string(kWorkBudget) + " comparisons";
+  findings.note(".BTF", std::move(note));
+}
+
+}  // namespace elfmeta::btf::xc
