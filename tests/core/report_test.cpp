@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "btf/btf_rules.h"
+#include "btf/verifier.h"
+#include "synth/btf_builder.h"
 #include "btf/xc/xc_rules.h"
 #include "core/findings.h"
 #include "core/rule_docs.h"
@@ -71,6 +73,19 @@ TEST(Report, SummaryCountsFindingsPastTheListingLimit) {
   EXPECT_EQ(summary.warnings, 75u);  // the even ones
   EXPECT_EQ(summary.per_rule["XC-SYM-007"], 150u);
   EXPECT_EQ(findings.count(rule), 150u);
+}
+
+TEST(Report, SummaryCountsUnlistedKernelVerifierFindings) {
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 150; ++i) b.add_ptr(9999);  // BTF-TYPE-007 each
+  const auto blob = b.build();
+  DiagnosticList list;
+  btf::check_btf(blob, nullptr, {}, "blob", "", list);
+  RunSummary summary;
+  summary.add(list.items());
+  EXPECT_EQ(summary.per_rule["BTF-TYPE-007"], 150u);
+  EXPECT_EQ(summary.errors, list.count(Severity::Error) + 50);
 }
 
 TEST(RuleDocs, EveryRuleHasAPageAndAnIndexEntry) {

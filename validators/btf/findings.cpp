@@ -31,7 +31,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   if (d.severity == Severity::Error) ++errors_;
   if (kernel_refuses(rule)) ++kernel_errors_;
   ++findings_;
-  if (++per_rule_[&rule] > kPerRuleLimit) return;
+  if (!per_rule_[&rule].add(d.severity, kPerRuleLimit)) return;
   sink_.report(std::move(d));
 }
 
@@ -74,7 +74,11 @@ void Findings::absorb(const Findings& other, std::vector<Diagnostic>& diagnostic
   errors_ += other.errors_;
   kernel_errors_ += other.kernel_errors_;
   findings_ += other.findings_;
-  for (const auto& [rule, count] : other.per_rule_) per_rule_[rule] += count;
+  for (const auto& [rule, counts] : other.per_rule_) {
+    RuleCounts& mine = per_rule_[rule];
+    mine.total += counts.total;
+    for (size_t s = 0; s < 3; ++s) mine.unlisted[s] += counts.unlisted[s];
+  }
   for (size_t i = 0; i < flagged_.size() && i < other.flagged_.size(); ++i) flagged_[i] |= other.flagged_[i];
 }
 
@@ -85,9 +89,10 @@ bool Findings::any_flagged() const {
 }
 
 void Findings::finish() {
-  for (const auto& [rule, count] : per_rule_)
-    if (count > kPerRuleLimit)
-      note(std::to_string(count - kPerRuleLimit) + " more " + std::string(rule->id) + " findings not listed");
+  for (const auto& [rule, counts] : per_rule_)
+    if (counts.total > kPerRuleLimit)
+      sink_.report(unlisted_note(*rule, counts, kPerRuleLimit,
+                                 Location{ctx_.artifact, ctx_.section, std::nullopt, "", std::nullopt, "", std::nullopt}));
 }
 
 void Findings::note(std::string message) {

@@ -9,6 +9,7 @@
 #include "btf/btf.h"
 #include "btf/kernel_profile.h"
 #include "core/diagnostic.h"
+#include "core/findings.h"
 
 namespace elfmeta::btf {
 
@@ -87,7 +88,7 @@ class Findings {
   size_t kernel_errors_ = 0;
   size_t findings_ = 0;
   std::vector<uint8_t> flagged_;
-  std::map<const Rule*, size_t> per_rule_;
+  std::map<const Rule*, RuleCounts> per_rule_;
 };
 
 // 'name' rendering of a name offset for messages: '(anon)' for 0.

@@ -5,6 +5,15 @@
 
 namespace elfmeta {
 
+Diagnostic unlisted_note(const Rule& rule, const RuleCounts& counts, size_t limit, Location where) {
+  Diagnostic d;
+  d.location = std::move(where);
+  d.message = std::to_string(counts.total - limit) + " more " + std::string(rule.id) + " findings not listed";
+  d.unlisted_rule = &rule;
+  std::copy(std::begin(counts.unlisted), std::end(counts.unlisted), d.unlisted);
+  return d;
+}
+
 void Findings::emit(const Rule& rule, Location loc, std::string message, std::optional<Severity> as,
                     std::optional<uint32_t> enforced_by) {
   const Severity declared = as.value_or(rule.severity);
@@ -13,11 +22,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message, std::op
   if (severity == Severity::Error && unenforced) severity = Severity::Warning;
   if (severity == Severity::Error) ++errors_;
   ++findings_;
-  Counts& counts = per_rule_[&rule];
-  if (++counts.total > kPerRuleLimit) {
-    ++counts.unlisted[size_t(severity)];
-    return;
-  }
+  if (!per_rule_[&rule].add(severity, kPerRuleLimit)) return;
   Diagnostic d;
   d.rule = &rule;
   d.severity = severity;
@@ -37,16 +42,10 @@ void Findings::note(std::string section, std::string message) {
 }
 
 void Findings::finish(const std::string& section) {
-  for (const auto& [rule, counts] : per_rule_) {
-    if (counts.total <= kPerRuleLimit) continue;
-    Diagnostic d;
-    d.location.artifact = artifact_;
-    d.location.section = section;
-    d.message = std::to_string(counts.total - kPerRuleLimit) + " more " + std::string(rule->id) + " findings not listed";
-    d.unlisted_rule = rule;
-    std::copy(std::begin(counts.unlisted), std::end(counts.unlisted), d.unlisted);
-    sink_.report(std::move(d));
-  }
+  for (const auto& [rule, counts] : per_rule_)
+    if (counts.total > kPerRuleLimit)
+      sink_.report(unlisted_note(*rule, counts, kPerRuleLimit,
+                                 Location{artifact_, section, std::nullopt, "", std::nullopt, "", std::nullopt}));
 }
 
 }  // namespace elfmeta

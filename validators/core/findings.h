@@ -11,6 +11,22 @@
 
 namespace elfmeta {
 
+// One rule's findings in one check: how many, and how many of each
+// severity were past the listing limit.
+struct RuleCounts {
+  size_t total = 0;
+  size_t unlisted[3] = {0, 0, 0};  // by Severity
+  // Counts one finding; false when it is past `limit` (then not listed).
+  bool add(Severity s, size_t limit) {
+    if (++total <= limit) return true;
+    ++unlisted[size_t(s)];
+    return false;
+  }
+};
+
+// The closing note of a rule's unlisted findings, which the run summary counts.
+Diagnostic unlisted_note(const Rule& rule, const RuleCounts& counts, size_t limit, Location where);
+
 class Findings {
  public:
   Findings(std::string artifact, DiagnosticSink& sink, uint32_t consumer = kNoConsumer)
@@ -43,11 +59,7 @@ class Findings {
   uint32_t consumer_;
   size_t errors_ = 0;
   size_t findings_ = 0;
-  struct Counts {
-    size_t total = 0;
-    size_t unlisted[3] = {0, 0, 0};  // past kPerRuleLimit, by Severity
-  };
-  std::map<const Rule*, Counts> per_rule_;
+  std::map<const Rule*, RuleCounts> per_rule_;
 };
 
 }  // namespace elfmeta
