@@ -405,6 +405,17 @@ TEST(SframeSyntheticCfi, Versions2And3AgreeWithTheirEhFrame) {
 
 class SframeRuleCase : public ::testing::TestWithParam<std::string_view> {};
 
+// A gap between the FDE array and the FREs is legal, but libsframe 2.40
+// ignores freoff and decodes the bytes after the FDEs as FREs (found by
+// fuzz_sframe_libsframe_diff; regress/known-bugs/libsframe-2.40).
+TEST(SframeRules, GapBeforeTheFresIsHdr010) {
+  auto p = plan();
+  p.freoff = 20 * static_cast<uint32_t>(p.fdes.size()) + 16;
+  const Fired fired = check_plan(p, SframeFile::Raw);
+  EXPECT_TRUE(fired.rules.count("SFRAME-HDR-010")) << fired.listing;
+  EXPECT_NE(fired.listing.find("libsframe 2.40 ignores freoff"), std::string::npos) << fired.listing;
+}
+
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {
   const auto& all = cases();
   auto it = std::find_if(all.begin(), all.end(), [&](const RuleCase& c) { return c.rule == GetParam(); });

@@ -47,7 +47,9 @@ const Rule HDR_009{"SFRAME-HDR-009", Severity::Error, kK, "auxiliary header pres
                    "", "bad/unsupported sframe header"};
 const Rule HDR_010{"SFRAME-HDR-010", Severity::Error, kBoth, "FDE array outside the section or past the FREs",
                    "fdeoff must not exceed freoff, and the FDE array (num_fdes records from header end + fdeoff) "
-                   "must end inside the section, at or before the FRE sub-section.",
+                   "must end inside the section, at or before the FRE sub-section. A gap between the FDE array and the "
+                   "FREs is legal but never produced, and libsframe 2.40 ignores freoff: it reads the FREs right "
+                   "after the FDEs (an error for --consumer libsframe, a warning otherwise).",
                    "binutils 2.40", "inconsistent fde/fre offsets"};
 const Rule HDR_011{"SFRAME-HDR-011", Severity::Error, kBoth, "FRE sub-section runs past the section",
                    "header end + freoff + fre_len must be within the section; the kernel checks it, libsframe 2.40 "

@@ -88,6 +88,12 @@ class Reader {
                         std::to_string(h.freoff) + ", section " + std::to_string(size) + " bytes");
       return;  // the records cannot be told apart from the FREs: reading them would report noise
     }
+    if (end < h.end() + h.freoff)  // legal, never produced; libsframe 2.40 then decodes the wrong bytes
+      f_.at_section(rules::HDR_010, 20,
+                    "the FDE array ends at " + std::to_string(end) + ", " + std::to_string(h.end() + h.freoff - end) +
+                        " bytes before the FREs at freoff " + std::to_string(h.freoff) +
+                        ": libsframe 2.40 ignores freoff and reads the FREs right after the FDEs",
+                    f_.consumer() & kLibsframe ? Severity::Error : Severity::Warning, kLibsframe);
     const uint64_t readable = std::min<uint64_t>(h.num_fdes, (size - begin) / stride);
     t_.fdes.reserve(static_cast<size_t>(readable));
     const ByteReader& r = t_.bytes;
