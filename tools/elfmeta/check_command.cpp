@@ -261,17 +261,17 @@ void check_orc_of(const input::Artifact& a, const input::SymbolIndex* symbols, c
 // needs it.
 class BaseIndexes {
  public:
-  const btf::xc::BaseRecordIndex* get(const btf::Btf* base) {
+  const btf::xc::RecordIndex* get(const btf::Btf* base) {
     if (!base) return nullptr;
     std::lock_guard lock(mu_);
     auto& slot = indexes_[base];
-    if (!slot) slot = std::make_unique<btf::xc::BaseRecordIndex>(*base);
+    if (!slot) slot = std::make_unique<btf::xc::RecordIndex>(*base, 1);
     return slot.get();
   }
 
  private:
   std::mutex mu_;
-  std::map<const btf::Btf*, std::unique_ptr<btf::xc::BaseRecordIndex>> indexes_;
+  std::map<const btf::Btf*, std::unique_ptr<btf::xc::RecordIndex>> indexes_;
 };
 
 // BTF cross-checks of a checked blob.
@@ -337,7 +337,9 @@ int run_check(Args args) {
     DiagnosticList list;
     std::optional<input::SymbolIndex> own;
     std::string why;
-    const input::SymbolIndex* symbols = (s.orc_on || s.xc_on) ? symbols_of(*r.artifact, s, own, why) : nullptr;
+    // ORC checks symbols of kernel images only; the cross-checks of every input.
+    const bool want_symbols = s.xc_on || (s.orc_on && r.artifact->is_vmlinux());
+    const input::SymbolIndex* symbols = want_symbols ? symbols_of(*r.artifact, s, own, why) : nullptr;
     if (s.btf_on) r.check = btf::check_artifact_btf(*r.artifact, base, options, list);
     if (s.xc_on) cross_check_of(r, symbols, base_indexes, list);
     if (s.orc_on) check_orc_of(*r.artifact, symbols, why, r.kernel, list);

@@ -42,15 +42,20 @@ void Findings::at_offset(const Rule& rule, uint64_t offset, std::string message)
 
 void Findings::at_type(const Rule& rule, uint32_t id, std::string message, uint64_t offset_in_record) {
   if (kernel_refuses(rule)) flag(id);
-  Location loc{ctx_.artifact, ctx_.section, std::nullopt, "type", id, "", std::nullopt};
-  if (btf_ && btf_->is_own(id)) {
-    TypeRef t = btf_->type(id);
-    loc.offset = btf_->record_offset(id) + offset_in_record;
+  emit(rule, type_location(btf_, id, ctx_.artifact, ctx_.section, offset_in_record), std::move(message));
+}
+
+Location type_location(const Btf* btf, uint32_t id, std::string artifact, std::string section,
+                       uint64_t offset_in_record) {
+  Location loc{std::move(artifact), std::move(section), std::nullopt, "type", id, "", std::nullopt};
+  if (btf && id && btf->has_type(id)) {
+    const TypeRef t = btf->type(id);
+    if (btf->is_own(id)) loc.offset = btf->record_offset(id) + offset_in_record;
     loc.record_kind = std::string(kind_name(t.kind()));
-    if (t.name_off() && btf_->name_offset_valid(t.name_off()))
-      loc.record_name = printable(btf_->name_of(t.name_off()));
+    if (t.name_off() && btf->name_offset_valid(t.name_off()))
+      loc.record_name = printable(btf->name_of(t.name_off()));
   }
-  emit(rule, std::move(loc), std::move(message));
+  return loc;
 }
 
 namespace {

@@ -20,6 +20,13 @@ struct CheckContext {
   KernelProfile kernel;
 };
 
+// Where type `id` is, for a finding: its kind and name, and when it is a
+// record of `btf` (not of its base) the record's byte offset plus
+// `offset_in_record`; the id alone for void, unknown ids and a null `btf`
+// (findings before the blob is parsed).
+Location type_location(const Btf* btf, uint32_t id, std::string artifact, std::string section,
+                       uint64_t offset_in_record = 0);
+
 class Findings {
  public:
   Findings(const CheckContext& ctx, DiagnosticSink& sink) : ctx_(ctx), sink_(sink) {}

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/rule.h"
@@ -55,6 +56,8 @@ class DiagnosticList final : public DiagnosticSink {
   size_t count(Severity s) const;
   bool has_errors() const { return count(Severity::Error) > 0; }
   bool has_rule(std::string_view id) const;
+  // The listed findings of rule `id` (of severity `s` when given).
+  size_t count(std::string_view id, std::optional<Severity> s = std::nullopt) const;
 
  private:
   std::vector<Diagnostic> items_;

@@ -27,10 +27,7 @@ struct XcRun {
   btf::xc::CrossCheckStats stats;
 
   size_t count(std::string_view rule, std::optional<Severity> severity = std::nullopt) const {
-    size_t n = 0;
-    for (const auto& d : list.items())
-      n += d.rule && d.rule->id == rule && (!severity || d.severity == *severity);
-    return n;
+    return list.count(rule, severity);
   }
   // The rules with warnings or errors, "XC-SYM-001 XC-SYM-005" (sorted,
   // once each); notes are counted with count().

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "btf/ext/btf_ext_rules.h"
+#include "btf/findings.h"
 #include "core/text.h"
 #include "input/relocations.h"
 
@@ -92,12 +93,7 @@ class ObjectChecker {
   }
 
  private:
-  Location loc(uint32_t id, uint64_t in_record) const {
-    const TypeRef t = btf_.type(id);
-    Location l{a_.name, ".BTF", btf_.record_offset(id) + in_record, "type", id, std::string(kind_name(t.kind())), std::nullopt};
-    if (t.name_off() && btf_.name_offset_valid(t.name_off())) l.record_name = printable(btf_.name_of(t.name_off()));
-    return l;
-  }
+  Location loc(uint32_t id, uint64_t in_record) const { return type_location(&btf_, id, a_.name, ".BTF", in_record); }
   std::string name(uint32_t id) const {
     const TypeRef t = btf_.type(id);
     return btf_.name_offset_valid(t.name_off()) ? std::string(btf_.name_of(t.name_off())) : std::string();

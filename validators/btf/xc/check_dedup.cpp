@@ -97,21 +97,15 @@ class DedupChecker {
   // byte-identical to it (itself when none).
   std::vector<uint32_t> identical_records() {
     const uint32_t first = btf_.first_id();
+    const RecordIndex own(btf_, first);
     std::vector<uint32_t> first_copy(btf_.own_count());
-    std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
-    by_hash.reserve(btf_.own_count());
     for (uint32_t id = first; id < btf_.type_count(); ++id) {
-      const TypeRef t = btf_.type(id);
-      auto& same = by_hash[hash_bytes(t.bytes(), record_size(t))];
-      const auto it = std::find_if(same.begin(), same.end(), [&](uint32_t o) { return same_bytes(btf_.type(o), t); });
-      first_copy[id - first] = it == same.end() ? id : *it;
-      if (it == same.end()) {
-        same.push_back(id);
-        continue;
-      }
+      const uint32_t copy = own.find(btf_.type(id));
+      first_copy[id - first] = copy;
+      if (copy == id) continue;
       ++stats_.identical_records;
-      findings_.emit(rules::DEDUP_001, type_location(in_, id), label(id) + " is byte-identical to type " +
-                                                                  std::to_string(*it));
+      findings_.emit(rules::DEDUP_001, type_location(in_, id),
+                     label(id) + " is byte-identical to type " + std::to_string(copy));
     }
     return first_copy;
   }
@@ -120,9 +114,9 @@ class DedupChecker {
   void split_identical() {
     const Btf* base = btf_.base();
     if (!base) return;
-    std::optional<BaseRecordIndex> own_index;
-    const BaseRecordIndex* index = in_.base_index;
-    if (!index || &index->base() != base) index = &own_index.emplace(*base);
+    std::optional<RecordIndex> own_index;
+    const RecordIndex* index = in_.base_index;
+    if (!index || &index->btf() != base) index = &own_index.emplace(*base, 1);
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const uint32_t copy = index->find(btf_.type(id));
       if (!copy) continue;
@@ -311,19 +305,19 @@ class DedupChecker {
 
 }  // namespace
 
-BaseRecordIndex::BaseRecordIndex(const Btf& base) : base_(base) {
-  by_hash_.reserve(base.type_count());
-  for (uint32_t id = 1; id < base.type_count(); ++id) {
-    const TypeRef t = base.type(id);
+RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf) {
+  by_hash_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
+  for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
+    const TypeRef t = btf.type(id);
     if (!t.is_void()) by_hash_.emplace(hash_bytes(t.bytes(), record_size(t)), id);
   }
 }
 
-uint32_t BaseRecordIndex::find(TypeRef t) const {
+uint32_t RecordIndex::find(TypeRef t) const {
   uint32_t found = 0;
   const auto [from, to] = by_hash_.equal_range(hash_bytes(t.bytes(), record_size(t)));
   for (auto it = from; it != to; ++it)
-    if ((!found || it->second < found) && same_bytes(base_.type(it->second), t)) found = it->second;
+    if ((!found || it->second < found) && same_bytes(btf_.type(it->second), t)) found = it->second;
   return found;
 }
 

@@ -936,8 +936,6 @@ const Rule& rule_of(Cat cat) {
   }
 }
 
-std::string upper_kind(uint32_t kind) { return std::string(kind_name(kind)); }
-
 }  // namespace
 
 void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
@@ -967,10 +965,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     std::sort(order.begin(), order.end());
     for (const auto& [i, count] : order) {
       const size_t more = count - 1;
-      const TypeRef t = btf.type(list[i].id);
-      const std::string_view name = btf.name_of(t.name_off());
-      Location loc{findings.artifact(), ".BTF", btf.record_offset(list[i].id), "type", list[i].id,
-                   upper_kind(t.kind()), name.empty() ? std::nullopt : std::optional<std::string>(name)};
+      Location loc = type_location(in, list[i].id);
       std::string msg = list[i].text;
       if (more) msg += "; " + std::to_string(more) + " more difference" + (more > 1 ? "s" : "");
       findings.emit(*list[i].rule, std::move(loc), std::move(msg));

@@ -1,6 +1,6 @@
 #include "btf/xc/cross_check.h"
 
-#include "btf/btf_format.h"
+#include "btf/findings.h"
 
 namespace elfmeta::btf::xc {
 
@@ -9,18 +9,7 @@ std::string btf_section(const CrossCheckInput& in) {
 }
 
 Location type_location(const CrossCheckInput& in, uint32_t id) {
-  Location loc;
-  loc.artifact = in.artifact.name;
-  loc.section = btf_section(in);
-  loc.record_label = "type";
-  loc.index = id;
-  if (!in.btf.has_type(id) || id == 0) return loc;
-  const TypeRef t = in.btf.type(id);
-  if (in.btf.is_own(id)) loc.offset = in.btf.record_offset(id);
-  loc.record_kind = std::string(kind_name(t.kind()));
-  const std::string_view name = in.btf.name_of(t.name_off());
-  if (!name.empty()) loc.record_name = std::string(name);
-  return loc;
+  return btf::type_location(&in.btf, id, in.artifact.name, btf_section(in));
 }
 
 CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings) {

@@ -19,18 +19,19 @@ namespace elfmeta::btf::xc {
 // The format-independent findings (btf::Findings is the kernel verifier's).
 using Findings = elfmeta::Findings;
 
-// The records of a base BTF by content, built once and shared by the split
-// blobs checked on it (a kernel package has thousands of modules on one
-// vmlinux): XC-DEDUP-006 looks split records up in it.
-class BaseRecordIndex {
+// The records of ids [first_id, btf.type_count()) by content: a blob's own
+// records (XC-DEDUP-001), or a whole base chain, built once and shared by
+// the split blobs checked on it (a kernel package has thousands of modules
+// on one vmlinux; XC-DEDUP-006).
+class RecordIndex {
  public:
-  explicit BaseRecordIndex(const Btf& base);
-  // The lowest base id whose record is byte-identical to `t`, or 0.
+  RecordIndex(const Btf& btf, uint32_t first_id);
+  // The lowest indexed id whose record is byte-identical to `t`, or 0.
   uint32_t find(TypeRef t) const;
-  const Btf& base() const { return base_; }
+  const Btf& btf() const { return btf_; }
 
  private:
-  const Btf& base_;
+  const Btf& btf_;
   std::unordered_multimap<uint64_t, uint32_t> by_hash_;
 };
 
@@ -42,8 +43,9 @@ struct CrossCheckInput {
   // symtab or kallsyms tables, /proc/kallsyms, a module's or object's symtab.
   // Null when there are none (the symbol family is then skipped with a note).
   const input::SymbolIndex* symbols = nullptr;
-  // The index of btf.base(), when the caller keeps one; built per check otherwise.
-  const BaseRecordIndex* base_index = nullptr;
+  // The index of btf.base() from id 1, when the caller keeps one; built per
+  // check otherwise.
+  const RecordIndex* base_index = nullptr;
 };
 
 // What the families counted, per category (spec btf.md §4 gives the
