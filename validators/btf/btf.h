@@ -128,10 +128,22 @@ class Btf {
     const RecordHead& head = b->heads_[id - b->first_id_];
     return TypeRef(b->types_begin_ + head.offset, head);
   }
+  // The kind of a type (kUnknown for void) from one byte per type: the
+  // passes that follow references mostly need only the kind, and 128 KB of
+  // kinds stay in cache where 1.5 MB of record heads do not.
+  uint32_t kind_of(uint32_t id) const {
+    const Btf* b = this;
+    while (id < b->first_id_) {
+      if (!b->base_) return kUnknown;  // void
+      b = b->base_;
+    }
+    return b->kinds_[id - b->first_id_];
+  }
   // Direct access for the passes that visit every type: this blob's record
   // heads (index = id - first_id()) and the start of its type section.
   const RecordHead* heads() const { return heads_.data(); }
   const uint8_t* type_section() const { return types_begin_; }
+  const uint8_t* kinds() const { return kinds_.data(); }
 
   // Byte offset of a record of this blob from the start of the blob.
   uint64_t record_offset(uint32_t id) const {
@@ -187,6 +199,7 @@ class Btf {
   const uint8_t* types_begin_ = nullptr;
   const uint8_t* strings_begin_ = nullptr;
   std::vector<RecordHead> heads_;  // one per own record, in id order
+  std::vector<uint8_t> kinds_;     // the kind of each own record
   bool types_complete_ = false;
   bool strings_usable_ = false;
 };

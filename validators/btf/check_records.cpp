@@ -25,7 +25,7 @@ class RecordChecker {
  public:
   RecordChecker(const Btf& btf, Findings& f)
       : btf_(btf), f_(f), kernel_(f.kernel()), max_name_(kernel_.max_name_length()),
-        known_identifiers_((btf.header().str_len + 63) / 64, 0) {}
+        own_names_(reinterpret_cast<const uint8_t*>(btf.string_at(btf.string_start())), btf.header().str_len) {}
 
   void check(uint32_t id) {
     const TypeRef t = btf_.type(id);
@@ -70,37 +70,38 @@ class RecordChecker {
   // kernel.
   bool kind_supported(uint32_t id, TypeRef t) {
     const uint32_t kind = t.kind();
-    auto missing = [&](Gate g, const std::string& what, uint64_t at = 4) {
+    // The message is built only for a finding: this runs for every record.
+    auto missing = [&](Gate g, const char* what = nullptr) {
       if (kernel_.has(g)) return false;
-      f_.unsupported_at_type(g, id, what, at);
+      f_.unsupported_at_type(g, id, what ? std::string(what) : std::string(kind_name(kind)) + " kind", 4);
       return true;
     };
-    const std::string kind_text = std::string(kind_name(kind)) + " kind";
     switch (kind) {
       case kFunc:
-        if (missing(Gate::kFuncKinds, kind_text)) return false;
+        if (missing(Gate::kFuncKinds)) return false;
         return !(t.vlen() == 1 && missing(Gate::kFuncLinkage, "FUNC with global linkage"));
-      case kFuncProto: return !missing(Gate::kFuncKinds, kind_text);
+      case kFuncProto: return !missing(Gate::kFuncKinds);
       case kVar:
-      case kDatasec: return !missing(Gate::kVarDatasec, kind_text);
-      case kFloat: return !missing(Gate::kFloat, kind_text);
+      case kDatasec: return !missing(Gate::kVarDatasec);
+      case kFloat: return !missing(Gate::kFloat);
       case kDeclTag:
-        if (missing(Gate::kDeclTag, kind_text)) return false;
+        if (missing(Gate::kDeclTag)) return false;
         return !(t.kflag() && missing(Gate::kTagKindFlag, "DECL_TAG with kind_flag (attribute)"));
       case kTypeTag:
-        if (missing(Gate::kTypeTag, kind_text)) return false;
+        if (missing(Gate::kTypeTag)) return false;
         return !(t.kflag() && missing(Gate::kTagKindFlag, "TYPE_TAG with kind_flag (attribute)"));
-      case kEnum64: return !missing(Gate::kEnum64, kind_text);
+      case kEnum64: return !missing(Gate::kEnum64);
       case kEnum: return !(t.kflag() && missing(Gate::kEnum64, "ENUM with kind_flag (signed)"));
       case kStruct:
       case kUnion:
-      case kFwd: return !(t.kflag() && missing(Gate::kFuncKinds, std::string(kind_name(kind)) + " with kind_flag"));
+      case kFwd:
+        if (!t.kflag() || kernel_.has(Gate::kFuncKinds)) return true;
+        f_.unsupported_at_type(Gate::kFuncKinds, id, std::string(kind_name(kind)) + " with kind_flag", 4);
+        return false;
       default: return true;
     }
   }
-  // A name that must be a C identifier; `required` forbids anonymity. Names
-  // repeat (member names above all), so valid ones of this blob's own string
-  // section are remembered in a bitmap over its offsets.
+  // A name that must be a C identifier; `required` forbids anonymity.
   // A name longer than an older target allows, or with a dot it does not
   // allow, is that target's finding (reported here), not the caller's. VAR
   // names could always contain dots.
@@ -108,20 +109,18 @@ class RecordChecker {
     if (!kernel_.has(Gate::kNameValidation)) return true;
     if (off == 0) return !required;
     const uint32_t rel = off - btf_.string_start();
-    const bool own = off >= btf_.string_start() && rel < known_identifiers_.size() * 64;
-    if (own && (known_identifiers_[rel >> 6] >> (rel & 63) & 1)) return true;
+    if (off >= btf_.string_start()) {
+      if (!own_names_.starts_identifier(rel)) return false;
+      if (!old_name_rules_) return true;
+    }
     const size_t length = identifier_length(name(off), btf_.string_section_end(off));
     if (length == kNotIdentifier) return false;
     if (length > max_name_) {
       f_.unsupported_at_type(Gate::kLongNames, id_, "name of " + std::to_string(length) + " bytes");
       return true;
     }
-    const bool dotted = !kernel_.has(Gate::kDotsInNames) && std::memchr(name(off), '.', length);
-    if (dotted && !dots_always) {
+    if (!dots_always && !kernel_.has(Gate::kDotsInNames) && std::memchr(name(off), '.', length))
       f_.unsupported_at_type(Gate::kDotsInNames, id_, "name '" + printable(name(off)) + "' with a '.'");
-      return true;
-    }
-    if (own && !dotted) known_identifiers_[rel >> 6] |= uint64_t(1) << (rel & 63);
     return true;
   }
   std::string name_problem(uint32_t off) const {
@@ -360,47 +359,17 @@ class RecordChecker {
   const size_t max_name_;
   uint32_t id_ = 0;
   bool name_ok_ = true;
-  std::vector<uint64_t> known_identifiers_;
+  const IdentifierMap own_names_;
+  // Targets before 6.1 limit names to 128 bytes, before 6.4 forbid dots: the
+  // bitmap knows neither rule.
+  const bool old_name_rules_ = !kernel_.has(Gate::kLongNames) || !kernel_.has(Gate::kDotsInNames);
 };
-
-}  // namespace
-
-namespace {
-
-// Names are scattered over the string section; ask for those of a record a
-// few records ahead so that reading them overlaps with checking this one.
-void prefetch_names(const Btf& btf, uint32_t id) {
-  const TypeRef t = btf.type(id);
-  auto fetch = [&](uint32_t off) {
-    if (off && btf.name_offset_valid(off)) __builtin_prefetch(btf.string_at(off));
-  };
-  fetch(t.name_off());
-  const uint32_t items = std::min<uint32_t>(t.vlen(), 8);
-  switch (t.kind()) {
-    case kStruct: case kUnion:
-      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(3 * i));
-      break;
-    case kEnum: case kFuncProto:
-      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(2 * i));
-      break;
-    case kEnum64:
-      for (uint32_t i = 0; i < items; ++i) fetch(t.payload(3 * i));
-      break;
-    default:
-      break;
-  }
-}
 
 }  // namespace
 
 void check_records(const Btf& btf, Findings& findings) {
   RecordChecker checker(btf, findings);
-  constexpr uint32_t kAhead = 16;
-  const uint32_t end = btf.type_count();
-  for (uint32_t id = btf.first_id(); id < end; ++id) {
-    if (id + kAhead < end) prefetch_names(btf, id + kAhead);
-    checker.check(id);
-  }
+  for (uint32_t id = btf.first_id(), end = btf.type_count(); id < end; ++id) checker.check(id);
 }
 
 }  // namespace elfmeta::btf

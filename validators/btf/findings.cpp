@@ -84,13 +84,17 @@ void Findings::absorb(const Findings& other, std::vector<Diagnostic>& diagnostic
     mine.total += counts.total;
     for (size_t s = 0; s < 3; ++s) mine.unlisted[s] += counts.unlisted[s];
   }
-  for (size_t i = 0; i < flagged_.size() && i < other.flagged_.size(); ++i) flagged_[i] |= other.flagged_[i];
+  if (!other.flagged_count_) return;
+  for (uint32_t i = 0; i < other.flagged_.size(); ++i)
+    if (other.flagged_[i]) flag(btf_->first_id() + i);
 }
 
-bool Findings::any_flagged() const {
-  for (uint8_t f : flagged_)
-    if (f) return true;
-  return false;
+void Findings::flag(uint32_t id) {
+  if (!btf_ || !btf_->is_own(id)) return;
+  if (flagged_.empty()) flagged_.assign(btf_->own_count(), 0);
+  uint8_t& f = flagged_[id - btf_->first_id()];
+  flagged_count_ += !f;
+  f = 1;
 }
 
 void Findings::finish() {

@@ -40,7 +40,8 @@ class Findings {
   // Record labels need the parsed blob; findings before that are blob-level.
   void set_btf(const Btf* btf) {
     btf_ = btf;
-    flagged_.assign(btf ? btf->own_count() : 0, 0);
+    flagged_.clear();
+    flagged_count_ = 0;
   }
 
   void at_offset(const Rule& rule, uint64_t offset, std::string message);
@@ -57,16 +58,14 @@ class Findings {
   // Whether a type already has an error finding (later passes skip it
   // instead of reporting consequences of the same defect).
   bool flagged(uint32_t id) const {
-    return btf_ && btf_->is_own(id) && flagged_[id - btf_->first_id()];
+    return flagged_count_ && btf_->is_own(id) && flagged_[id - btf_->first_id()];
   }
-  void flag(uint32_t id) {
-    if (btf_ && btf_->is_own(id)) flagged_[id - btf_->first_id()] = 1;
-  }
+  void flag(uint32_t id);
 
   // Take over the findings another Findings (for the same blob) collected
   // into `diagnostics`, with its counts and flags.
   void absorb(const Findings& other, std::vector<Diagnostic>& diagnostics);
-  bool any_flagged() const;
+  bool any_flagged() const { return flagged_count_ != 0; }
 
   Severity effective(const Rule& rule) const;
   size_t errors() const { return errors_; }
@@ -94,7 +93,8 @@ class Findings {
   size_t errors_ = 0;
   size_t kernel_errors_ = 0;
   size_t findings_ = 0;
-  std::vector<uint8_t> flagged_;
+  std::vector<uint8_t> flagged_;  // allocated with the first flag: clean BTF has none
+  size_t flagged_count_ = 0;
   std::map<const Rule*, RuleCounts> per_rule_;
 };
 

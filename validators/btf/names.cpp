@@ -4,6 +4,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <cstring>
+
 #include "core/text.h"
 
 namespace elfmeta::btf {
@@ -43,7 +45,20 @@ size_t run_of(const uint8_t* p, const uint8_t* end, Classify classify, const Tab
 }  // namespace
 
 size_t identifier_run(const uint8_t* p, const uint8_t* end) { return run_of(p, end, identifier_bytes, detail::kIdentifierRest); }
+
 size_t printable_run(const uint8_t* p, const uint8_t* end) { return run_of(p, end, printable_bytes, detail::kPrintable); }
+
+namespace {
+// The masks of 16 bytes at `p`, as bits `shift`..`shift + 15` of a block.
+void classify_16(const uint8_t* p, unsigned shift, uint64_t& stop, uint64_t& nul, uint64_t& bad_first) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i rest = identifier_bytes(x);
+  const auto bits = [&](__m128i m) { return uint64_t(static_cast<uint16_t>(_mm_movemask_epi8(m))) << shift; };
+  stop |= ~bits(rest) & (uint64_t(0xffff) << shift);
+  nul |= bits(equal(x, 0));
+  bad_first |= ~bits(_mm_andnot_si128(in_range(x, '0', '9'), rest)) & (uint64_t(0xffff) << shift);
+}
+}  // namespace
 #else
 size_t identifier_run(const uint8_t* p, const uint8_t*) {
   size_t i = 0;
@@ -56,6 +71,83 @@ size_t printable_run(const uint8_t* p, const uint8_t*) {
   return i;
 }
 #endif
+
+namespace {
+
+// One bit per byte of 64 bytes of strings.
+struct ByteClasses {
+  uint64_t stop = 0;       // not an identifier byte after the first (NULs included)
+  uint64_t nul = 0;        // a NUL
+  uint64_t bad_first = 0;  // not an identifier byte in first place
+};
+
+ByteClasses classify_64(const uint8_t* p) {
+  ByteClasses c;
+#if defined(__SSE2__)
+  for (unsigned i = 0; i < 64; i += 16) classify_16(p + i, i, c.stop, c.nul, c.bad_first);
+#else
+  for (unsigned i = 0; i < 64; ++i) {
+    c.stop |= uint64_t(!detail::kIdentifierRest[p[i]]) << i;
+    c.nul |= uint64_t(p[i] == 0) << i;
+    c.bad_first |= uint64_t(!detail::kIdentifierFirst[p[i]]) << i;
+  }
+#endif
+  return c;
+}
+
+// Bits lo..hi-1 (0 <= lo <= hi <= 64).
+uint64_t bit_range(unsigned lo, unsigned hi) {
+  if (lo >= hi) return 0;
+  const uint64_t below_hi = hi == 64 ? ~uint64_t(0) : (uint64_t(1) << hi) - 1;
+  return below_hi & ~((uint64_t(1) << lo) - 1);
+}
+
+}  // namespace
+
+// Walks the blocks from the end: an offset starts an identifier when its byte
+// may come first and the first stop after it is a NUL within kMaxNameLength
+// bytes. Each run between two stops takes the verdict of the stop above it;
+// the run at the top of a block continues into the block after it.
+IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length) : starts_((uint64_t(length) + 63) / 64) {
+  bool next_stop_is_nul = false;  // the first stop at or after the block above
+  uint64_t next_stop_distance = 0;  // from the start of the block above to that stop
+  for (size_t b = starts_.size(); b-- > 0;) {
+    const uint8_t* p = strings + 64 * b;
+    uint8_t tail[64];
+    if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL
+      std::memset(tail, '!', sizeof tail);
+      std::memcpy(tail, p, length - 64 * b);
+      p = tail;
+    }
+    const ByteClasses c = classify_64(p);
+    uint64_t out = 0;
+    // The run at the top: its strings reach into the blocks above.
+    const unsigned top_stop = c.stop ? 63 - static_cast<unsigned>(__builtin_clzll(c.stop)) : 0;
+    const unsigned run_from = c.stop ? top_stop + 1 : 0;
+    if (next_stop_is_nul && next_stop_distance + 64 - run_from <= kMaxNameLength) {
+      out |= bit_range(run_from, 64);
+    } else if (next_stop_is_nul && next_stop_distance < kMaxNameLength) {
+      // only the strings that start high enough are short enough
+      const unsigned lowest = static_cast<unsigned>(64 + next_stop_distance - kMaxNameLength);
+      if (lowest < 64) out |= bit_range(std::max(lowest, run_from), 64);
+    }
+    // The runs below each stop of this block.
+    for (uint64_t stops = c.stop; stops;) {
+      const unsigned s = 63 - static_cast<unsigned>(__builtin_clzll(stops));
+      stops &= ~(uint64_t(1) << s);
+      const unsigned below = stops ? 64 - static_cast<unsigned>(__builtin_clzll(stops)) : 0;
+      if (c.nul >> s & 1) out |= bit_range(below, s);
+    }
+    starts_[b] = out & ~c.bad_first;
+    if (c.stop) {
+      const unsigned lowest_stop = static_cast<unsigned>(__builtin_ctzll(c.stop));
+      next_stop_is_nul = c.nul >> lowest_stop & 1;
+      next_stop_distance = lowest_stop;
+    } else {
+      next_stop_distance += 64;
+    }
+  }
+}
 
 namespace {
 

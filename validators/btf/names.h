@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/kernel_ctype.h"
 
@@ -55,6 +56,23 @@ inline bool valid_section_name(const char* s, const char* end) {
   const size_t i = printable_run(p, reinterpret_cast<const uint8_t*>(end));
   return i && p[i] == 0 && i <= kMaxNameLength;
 }
+
+// Which offsets of one string section start an identifier (as
+// identifier_length() judges it), from a bitmap built in one pass over the
+// section. The names of a vmlinux are 2 MB of strings read in the order the
+// records refer to them: scanning each costs a cache miss, while the bitmap
+// (one bit per byte) stays in L2.
+class IdentifierMap {
+ public:
+  // `strings` ends with a NUL (the parser has checked it).
+  IdentifierMap(const uint8_t* strings, uint32_t length);
+  bool starts_identifier(uint32_t rel) const {
+    return rel / 64 < starts_.size() && (starts_[rel / 64] >> (rel % 64) & 1);
+  }
+
+ private:
+  std::vector<uint64_t> starts_;  // bit i of word w: offset 64 * w + i
+};
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",
 // "has byte '\x24' at position 1".

@@ -324,6 +324,7 @@ void Parser::walk_types() {
   const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = h.type_len;
   btf_.heads_.reserve(len / 16);
+  btf_.kinds_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
   while (cur < len) {
@@ -352,6 +353,7 @@ void Parser::walk_types() {
     uint32_t size_or_type;
     std::memcpy(&size_or_type, begin + cur + 8, 4);
     btf_.heads_.push_back({info, size_or_type, cur});
+    btf_.kinds_.push_back(static_cast<uint8_t>(kind));
     cur += kTypeRecordSize + static_cast<uint32_t>(*payload);
     ++id;
   }

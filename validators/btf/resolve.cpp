@@ -14,19 +14,17 @@ namespace {
 constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 
 // Kind classes as the resolve pass uses them. Void (id 0) has kind 0.
-bool nosize(TypeRef t) {
-  const uint32_t k = t.kind();
-  return t.is_void() || k == kFwd || k == kFunc || k == kFuncProto || k == kDeclTag;
+constexpr bool nosize(uint32_t k) {
+  return k == kUnknown || k == kFwd || k == kFunc || k == kFuncProto || k == kDeclTag;
 }
-bool source_only(TypeRef t) {
-  const uint32_t k = t.kind();
-  return k == kVar || k == kDeclTag || k == kDatasec;
-}
-bool needs_resolve(TypeRef t) {
-  const uint32_t k = t.kind();
+bool nosize(TypeRef t) { return nosize(t.kind()); }
+constexpr bool source_only(uint32_t k) { return k == kVar || k == kDeclTag || k == kDatasec; }
+bool source_only(TypeRef t) { return source_only(t.kind()); }
+constexpr bool needs_resolve(uint32_t k) {
   return is_modifier(k) || k == kPtr || is_aggregate(k) || k == kArray || k == kVar || k == kFunc || k == kDeclTag ||
          k == kDatasec;
 }
+bool needs_resolve(TypeRef t) { return needs_resolve(t.kind()); }
 bool regular_int(TypeRef t) {
   const uint32_t data = t.payload(0);
   const uint32_t bits = int_bits(data), bytes = roundup_bytes(bits);
@@ -58,6 +56,7 @@ class Resolver {
         f_(f),
         heads_(btf.heads()),
         types_(btf.type_section()),
+        kinds_(btf.kinds()),
         first_(btf.first_id()),
         own_(btf.own_count()),
         count_(btf.type_count()) {}
@@ -98,17 +97,20 @@ class Resolver {
   // The type and byte size an id stands for, looking through typedefs,
   // qualifiers and VARs by their resolved ids; nullopt for types without size.
   std::optional<Sized> id_size(uint32_t id) const;
-  // Whether id_size(id) would find a size; `t` is type(id).
-  bool has_size(uint32_t id, TypeRef t) const {
-    const uint32_t k = t.kind();
-    if (nosize(t)) return false;
+  // Whether id_size(id) would find a size.
+  bool has_size(uint32_t id) const {
+    const uint32_t k = kind(id);
+    if (nosize(k)) return false;
     if (has_size_field(k) || k == kArray || k == kPtr) return true;
     if (!is_modifier(k) && k != kVar) return false;
     const uint32_t rid = resolved_id(id);
     if (!exists(rid)) return false;
-    const TypeRef r = type(rid);
-    const uint32_t rk = r.kind();
-    return !nosize(r) && (has_size_field(rk) || rk == kArray || rk == kPtr);
+    const uint32_t rk = kind(rid);
+    return !nosize(rk) && (has_size_field(rk) || rk == kArray || rk == kPtr);
+  }
+  uint32_t kind(uint32_t id) const {
+    const uint32_t local = id - first_;
+    return local < own_ ? kinds_[local] : btf_.kind_of(id);
   }
   uint32_t resolved_id(uint32_t id) const {
     const uint32_t local = id - first_;
@@ -135,7 +137,7 @@ class Resolver {
   // names the reference, and is only called to report one.
   template <typename What>
   bool bad_reference(uint32_t from, uint32_t ref, What what, uint64_t at) {
-    if (exists(ref) && !source_only(type(ref))) return false;
+    if (exists(ref) && !source_only(kind(ref))) return false;
     report_bad_reference(from, ref, what(), at);
     return true;
   }
@@ -157,11 +159,14 @@ class Resolver {
   Findings& f_;
   const RecordHead* heads_;
   const uint8_t* types_;
+  const uint8_t* kinds_;
   const uint32_t first_, own_, count_;
   Frame stack_[kMaxResolveDepth];
   uint32_t depth_ = 0;
   Mode mode_ = Mode::Tbd;
   uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
+  enum class Named : uint8_t { Unknown, Yes, No };
+  std::vector<Named> protos_named_;  // per own FUNC_PROTO: are all its typed parameters named?
 };
 
 std::optional<Sized> Resolver::id_size(uint32_t id) const {
@@ -478,23 +483,29 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
 
 Step Resolver::resolve_func(const Frame& v, TypeRef t) {
   const uint32_t proto_id = t.type();
-  if (!exists(proto_id) || type(proto_id).kind() != kFuncProto) {
+  if (!exists(proto_id) || kind(proto_id) != kFuncProto) {
     f_.at_type(rules::FUNC_004, v.id,
                "type " + (exists(proto_id) ? describe(proto_id) : std::to_string(proto_id) + " (missing)") +
                    " is not a FUNC_PROTO",
                8);
     return Step::Failed;
   }
-  const TypeRef proto = type(proto_id);
-  bool ok = true;
-  for (uint32_t i = 0; i < proto.vlen(); ++i) {
-    const Param p = param_at(proto, i);
-    if (!p.name_off && p.type) {
-      f_.at_type(rules::FUNC_005, v.id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
-      ok = false;
+  // Two FUNCs in three share their prototype with another: its parameter
+  // names are read once.
+  const uint32_t local = proto_id - first_;
+  if (local >= own_ || protos_named_[local] != Named::Yes) {
+    const TypeRef proto = type(proto_id);
+    bool ok = true;
+    for (uint32_t i = 0; i < proto.vlen(); ++i) {
+      const Param p = param_at(proto, i);
+      if (!p.name_off && p.type) {
+        f_.at_type(rules::FUNC_005, v.id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
+        ok = false;
+      }
     }
+    if (local < own_) protos_named_[local] = ok ? Named::Yes : Named::No;
+    if (!ok) return Step::Failed;
   }
-  if (!ok) return Step::Failed;
   pop(proto_id, 0);
   return Step::Ok;
 }
@@ -593,14 +604,14 @@ void Resolver::check_func_proto(uint32_t id) {
   const TypeRef t = type(id);
   const uint32_t ret = t.type();
   if (ret) {
-    if (!exists(ret) || source_only(type(ret))) {
+    if (!exists(ret) || source_only(kind(ret))) {
       f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
       return;
     }
     const Visit state = visit_of(ret);
     if (state == Visit::Poisoned) return;
-    if (state < Visit::Resolved && needs_resolve(type(ret)) && !resolve(ret)) return;
-    if (!has_size(ret, type(ret))) {
+    if (state < Visit::Resolved && needs_resolve(kind(ret)) && !resolve(ret)) return;
+    if (!has_size(ret)) {
       f_.at_type(rules::PROTO_003, id, "return type " + describe(ret) + " has no size", 8);
       return;
     }
@@ -617,15 +628,14 @@ void Resolver::check_func_proto(uint32_t id) {
     const Param p = param_at(t, i);
     const uint64_t at = 12 + 8ull * i;
     auto which = [i] { return "parameter " + std::to_string(i + 1); };
-    const TypeRef arg = exists(p.type) ? type(p.type) : TypeRef();
-    if (!exists(p.type) || source_only(arg)) {
+    if (!exists(p.type) || source_only(kind(p.type))) {
       f_.at_type(rules::PROTO_005, id, which() + " type " + (exists(p.type) ? describe(p.type) : std::to_string(p.type) + " (missing)"), at + 4);
       continue;
     }
     const Visit state = visit_of(p.type);
     if (state == Visit::Poisoned) continue;
-    if (state < Visit::Resolved && needs_resolve(arg) && !resolve(p.type)) return;
-    if (!has_size(p.type, arg)) {
+    if (state < Visit::Resolved && needs_resolve(kind(p.type)) && !resolve(p.type)) return;
+    if (!has_size(p.type)) {
       if (p.type == 0)
         f_.at_type(rules::PROTO_004, id, which() + " is a vararg but not the last parameter", at + 4);
       else
@@ -640,12 +650,13 @@ void Resolver::run() {
   st_.ids.assign(n, 0);
   st_.sizes.assign(n, 0);
   st_.visit.assign(n, Visit::NotVisited);
+  protos_named_.assign(n, Named::Unknown);
   for (uint32_t i = 0; i < n; ++i)
     if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
   for (uint32_t id = first; id < first + n; ++id) {
-    const TypeRef t = type(id);
-    if (needs_resolve(t) && !resolved(id)) resolve(id);
-    if (t.kind() == kFuncProto && !f_.flagged(id)) check_func_proto(id);
+    const uint32_t k = kinds_[id - first];
+    if (needs_resolve(k) && !resolved(id)) resolve(id);
+    if (k == kFuncProto && !f_.flagged(id)) check_func_proto(id);
   }
 }
 
