@@ -16,13 +16,17 @@
 
 namespace elfmeta::input {
 
+// The nm letters of symbols that may name a function: text, and weak
+// symbols that are not objects.
+constexpr bool is_function_letter(char type) { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
+
 struct Symbol {
   std::string name;
   uint64_t address = 0;
   uint64_t size = 0;        // 0 when the source does not say (kallsyms)
   char type = '?';          // nm/kallsyms letter: T t D d R r B b A W V ...
   uint32_t section = 0;     // ELF section index when known (symtab), else 0
-  bool function() const { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
+  bool function() const { return is_function_letter(type); }
 };
 
 // What a text symbol marks, for the checks of unwind tables at function
@@ -95,7 +99,10 @@ class SymbolIndex {
 // R read-only, B NOBITS, N non-alloc; lower case when local), A absolute,
 // C common, W/V weak, i IFUNC, u unique; addresses are st_value. nullopt when
 // it has none or its string table is missing.
-std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a);
+// `Functions` keeps only the symbols whose function() is true (what the
+// SFrame checks look at: a fraction of a large program's symtab).
+enum class SymtabFilter : uint8_t { All, Functions };
+std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
 
 // A "/proc/kallsyms"-style text ("ADDRESS TYPE NAME [module]" per line), as
 // /proc/kallsyms and System.map are. Malformed lines are skipped; so are the

@@ -13,22 +13,83 @@ namespace {
 
 bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
 
+bool address_below(const input::Symbol& sym, uint64_t address) { return sym.address < address; }
+
+// function_at, given the first symbol at or after FDE i's start.
+const input::Symbol* function_from(const SframeTable& t, const std::vector<input::Symbol>& all, size_t i,
+                                   std::vector<input::Symbol>::const_iterator it);
+
+// function_at for the FDEs in turn: the search for the first symbol at or
+// after a start begins where the last one ended when the starts ascend (a
+// linked file's FDEs are sorted; the next function is a step or two on),
+// instead of a binary search of every FDE over all the symbols.
+class FunctionCursor {
+ public:
+  FunctionCursor(const SframeTable& t, const input::SymbolIndex& symbols)
+      : t_(t), all_(symbols.symbols()), at_(all_.begin()) {}
+  const input::Symbol* operator()(size_t i) {
+    const uint64_t address = t_.starts[i].address;
+    if (at_ != all_.begin() && std::prev(at_)->address >= address) {
+      at_ = std::lower_bound(all_.begin(), at_, address, address_below);
+    } else {
+      for (int step = 0; step < 4 && at_ != all_.end() && at_->address < address; ++step) ++at_;
+      if (at_ != all_.end() && at_->address < address) at_ = std::lower_bound(at_, all_.end(), address, address_below);
+    }
+    return function_from(t_, all_, i, at_);
+  }
+
+ private:
+  const SframeTable& t_;
+  const std::vector<input::Symbol>& all_;
+  std::vector<input::Symbol>::const_iterator at_;
+};
+
+// The executable sections of the artifact in section order, looked up for
+// every FDE: a handful of plain ranges instead of a walk over all the
+// section headers.
+class CodeSections {
+ public:
+  explicit CodeSections(const SframeTable& t) {
+    if (t.artifact->kind != input::ArtifactKind::Elf) return;
+    for (const auto& sec : t.artifact->sections)
+      if (sec.flags & SHF_EXECINSTR) code_.push_back({sec.addr, sec.addr + sec.size, bool(sec.flags & SHF_ALLOC), &sec});
+  }
+  // The first holding `address`.
+  const input::Section* at(uint64_t address) const {
+    for (const auto& c : code_)
+      if (address >= c.begin && address < c.end) return c.section;
+    return nullptr;
+  }
+  // Whether an allocated one holds all of [begin, end).
+  bool hold(uint64_t begin, uint64_t end) const {
+    for (const auto& c : code_)
+      if (c.alloc && begin >= c.begin && end <= c.end) return true;
+    return false;
+  }
+
+ private:
+  struct Range {
+    uint64_t begin, end;  // end as the section header says (addr + size, wrapping as it may)
+    bool alloc;
+    const input::Section* section;
+  };
+  std::vector<Range> code_;
+};
+
 // The linked code section holding FDE i's start, if any.
-const input::Section* code_of(const SframeTable& t, size_t i) {
+const input::Section* code_of(const SframeTable& t, const CodeSections& code, size_t i) {
   const FunctionStart& s = t.starts[i];
   if (!s.resolved || t.artifact->kind != input::ArtifactKind::Elf) return nullptr;
   if (t.relocatable) return t.artifact->section_at(s.section);
-  for (const auto& sec : t.artifact->sections)
-    if ((sec.flags & SHF_EXECINSTR) && s.address >= sec.addr && s.address < sec.addr + sec.size) return &sec;
-  return nullptr;
+  return code.at(s.address);
 }
 
-bool in_plt(const SframeTable& t, size_t i) {
-  const input::Section* code = code_of(t, i);
-  return code && code->name.starts_with(".plt");
+bool in_plt(const SframeTable& t, const CodeSections& code, size_t i) {
+  const input::Section* sec = code_of(t, code, i);
+  return sec && sec->name.starts_with(".plt");
 }
 
-void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
+void check_encoding(const SframeTable& t, const CodeSections& code, size_t i, SframeFindings& f) {
   const Fde& d = t.fdes[i];
   const uint8_t version = t.header.version;
   if (version == 3) {
@@ -51,7 +112,7 @@ void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
   }
   // ld types plt0's FRE starts by the size of the whole .plt (2 bytes past
   // 255): not a choice to report.
-  if (d.pc_type() == kPcInc && d.fre_type() <= kAddr4 && !in_plt(t, i)) {
+  if (d.pc_type() == kPcInc && d.fre_type() <= kAddr4 && !in_plt(t, code, i)) {
     const uint8_t smallest = d.size < 256 ? kAddr1 : d.size < 65536 ? kAddr2 : kAddr4;
     if (d.fre_type() > smallest)
       f.at_fde(rules::FDE_013, i, d.at, std::to_string(start_size(d.fre_type())) + "-byte FRE starts in a " +
@@ -62,7 +123,7 @@ void check_encoding(const SframeTable& t, size_t i, SframeFindings& f) {
 }
 
 // [start, start + size) inside one executable section.
-void check_range(const SframeTable& t, size_t i, SframeFindings& f) {
+void check_range(const SframeTable& t, const CodeSections& code, size_t i, SframeFindings& f) {
   const FunctionStart& s = t.starts[i];
   const Fde& d = t.fdes[i];
   if (!s.resolved || t.artifact->kind != input::ArtifactKind::Elf) return;
@@ -72,16 +133,13 @@ void check_range(const SframeTable& t, size_t i, SframeFindings& f) {
     return;
   }
   if (t.relocatable) {
-    const input::Section* code = t.artifact->section_at(s.section);
-    if (code && end > code->size)
-      f.at_fde(rules::FDE_007, i, d.at, code->name + "+" + hex(s.address) + " + " + hex(d.size) + " ends past the section's " +
-                                            hex(code->size) + " bytes");
+    const input::Section* sec = t.artifact->section_at(s.section);
+    if (sec && end > sec->size)
+      f.at_fde(rules::FDE_007, i, d.at, sec->name + "+" + hex(s.address) + " + " + hex(d.size) + " ends past the section's " +
+                                            hex(sec->size) + " bytes");
     return;
   }
-  for (const auto& code : t.artifact->sections)
-    if ((code.flags & SHF_EXECINSTR) && (code.flags & SHF_ALLOC) && s.address >= code.addr &&
-        end <= code.addr + code.size)
-      return;
+  if (code.hold(s.address, end)) return;
   f.at_fde(rules::FDE_007, i, d.at, "[" + hex(s.address) + ", " + hex(end) + ") is not inside an executable section");
 }
 
@@ -110,16 +168,17 @@ void check_plt_shape(const SframeTable& t, size_t i, bool plt0, SframeFindings& 
 
 // Each FDE against the function symbols: one starting there, of its size;
 // PLT sections have none.
-void check_symbols(const SframeTable& t, const input::SymbolIndex& symbols, SframeFindings& f) {
+void check_symbols(const SframeTable& t, const CodeSections& code, const input::SymbolIndex& symbols, SframeFindings& f) {
+  FunctionCursor function_starting(t, symbols);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FunctionStart& s = t.starts[i];
     if (!s.resolved) continue;
-    const input::Section* code = code_of(t, i);
-    if (code && code->name.starts_with(".plt")) {
-      if (t.header.abi == kAmd64Le && code->name == ".plt") check_plt_shape(t, i, s.address == code->addr, f);
+    const input::Section* sec = code_of(t, code, i);
+    if (sec && sec->name.starts_with(".plt")) {
+      if (t.header.abi == kAmd64Le && sec->name == ".plt") check_plt_shape(t, i, s.address == sec->addr, f);
       continue;
     }
-    const input::Symbol* match = function_at(t, symbols, i);
+    const input::Symbol* match = function_starting(i);
     if (!match)
       f.at_fde(rules::FDE_014, i, t.fdes[i].at, "no function symbol at " + hex(s.address));
     else if (match->size && match->size != t.fdes[i].size)
@@ -166,11 +225,16 @@ void check_overlap(const SframeTable& t, SframeFindings& f) {
 }  // namespace
 
 const input::Symbol* function_at(const SframeTable& t, const input::SymbolIndex& symbols, size_t i) {
-  const FunctionStart& s = t.starts[i];
-  if (!s.resolved) return nullptr;
+  if (!t.starts[i].resolved) return nullptr;
   const auto& all = symbols.symbols();
-  auto it = std::lower_bound(all.begin(), all.end(), s.address,
-                             [](const input::Symbol& sym, uint64_t v) { return sym.address < v; });
+  return function_from(t, all, i, std::lower_bound(all.begin(), all.end(), t.starts[i].address, address_below));
+}
+
+namespace {
+
+const input::Symbol* function_from(const SframeTable& t, const std::vector<input::Symbol>& all, size_t i,
+                                   std::vector<input::Symbol>::const_iterator it) {
+  const FunctionStart& s = t.starts[i];
   const input::Symbol* found = nullptr;
   for (; it != all.end() && it->address == s.address; ++it)
     if (it->function() && (!t.relocatable || it->section == s.section) &&
@@ -179,15 +243,18 @@ const input::Symbol* function_at(const SframeTable& t, const input::SymbolIndex&
   return found;
 }
 
+}  // namespace
+
 void check_fdes(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f) {
+  const CodeSections code(t);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
-    check_encoding(t, i, f);
-    check_range(t, i, f);
+    check_encoding(t, code, i, f);
+    check_range(t, code, i, f);
   }
   check_order(t, f);
   check_overlap(t, f);
   check_block_order(t, f);
-  if (symbols) check_symbols(t, *symbols, f);
+  if (symbols) check_symbols(t, code, *symbols, f);
 }
 
 }  // namespace elfmeta::sframe

@@ -2,26 +2,6 @@
 
 namespace elfmeta::sframe {
 
-uint32_t fde_size(uint8_t version) {
-  switch (version) {
-    case 1: return 17;
-    case 2: return 20;
-    case 3: return 16;
-    default: return 0;
-  }
-}
-
-uint32_t start_size(uint8_t fre_type) {
-  switch (fre_type) {
-    case kAddr1: return 1;
-    case kAddr2: return 2;
-    case kAddr4: return 4;
-    default: return 0;
-  }
-}
-
-uint32_t word_size(uint8_t size_code) { return size_code < 3 ? 1u << size_code : 0; }
-
 std::string_view abi_name(uint8_t abi) {
   switch (abi) {
     case kAarch64Be: return "aarch64-be";

@@ -63,12 +63,20 @@ struct Fre {
   bool mangled_ra() const { return info >> 7 & 1; }
 };
 
+// Inline: read for every FDE and FRE of a section.
 // 17, 20 or 16 bytes; 0 for an unknown version.
-uint32_t fde_size(uint8_t version);
+constexpr uint32_t fde_size(uint8_t version) {
+  switch (version) {
+    case 1: return 17;
+    case 2: return 20;
+    case 3: return 16;
+    default: return 0;
+  }
+}
 // Bytes of an FRE start offset: 1, 2, 4; 0 for an invalid FRE type.
-uint32_t start_size(uint8_t fre_type);
+constexpr uint32_t start_size(uint8_t fre_type) { return fre_type <= kAddr4 ? 1u << fre_type : 0; }
 // Bytes of a data word: 1, 2, 4; 0 for size code 3.
-uint32_t word_size(uint8_t size_code);
+constexpr uint32_t word_size(uint8_t size_code) { return size_code < 3 ? 1u << size_code : 0; }
 
 std::string_view abi_name(uint8_t abi);
 bool abi_big_endian(uint8_t abi);

@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "input/relocations.h"
+#include "sframe/fre_rules.h"
 #include "sframe/sframe_rules.h"
 
 namespace elfmeta::sframe {
@@ -133,7 +134,10 @@ class Reader {
                         std::to_string(t_.bytes.size()));
     const uint64_t end = fre_end();
     t_.blocks.resize(t_.fdes.size());
-    for (size_t i = 0; i < t_.fdes.size(); ++i) read_block(i, base, end);
+    for (size_t i = 0; i < t_.fdes.size(); ++i) {
+      read_block(i, base, end);
+      t_.fre_count += t_.blocks[i].count;
+    }
   }
 
   void read_block(size_t i, uint64_t base, uint64_t end) {
@@ -168,28 +172,48 @@ class Reader {
                                               std::to_string(t_.header.fre_len) + "-byte FRE sub-section");
       return;
     }
-    for (uint32_t k = 0; k < d.num_fres; ++k) {
-      if (at + addr_size + 1 > end) {
-        overrun(i, k, at, end);
-        return;
+    read_fre_list(i, at, end, addr_size, b);
+  }
+
+  // FDE i's FREs from `at`: each checked for bounds and encoding (an error
+  // ends the block), then decoded once and screened against the FRE rules.
+  // Counts are kept in locals and stored at the end: the loop runs for
+  // every FRE of the section.
+  void read_fre_list(size_t i, uint64_t at, uint64_t end, uint32_t addr_size, FreRange& b) {
+    const ByteReader r = t_.bytes;  // a copy, like the count: kept in registers
+    const uint32_t n = t_.fdes[i].num_fres;
+    FreRules rules(t_.header, t_.fdes[i], f_.consumer());
+    Fre fres[2];  // FRE k and k - 1
+    bool findings = false;
+    uint32_t k = 0;
+    const bool complete = [&] {
+      for (; k < n; ++k) {
+        if (at + addr_size + 1 > end) {
+          overrun(i, k, at, end);
+          return false;
+        }
+        const uint8_t info = r.at<uint8_t>(at + addr_size);
+        const uint32_t ws = word_size(info >> 5 & 3);
+        if (!ws) {
+          f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(info) + ": size code 3");
+          return false;
+        }
+        const uint64_t next = at + addr_size + 1 + uint64_t(info >> 1 & 0xf) * ws;
+        if (next > end) {
+          overrun(i, k, at, end);
+          return false;
+        }
+        Fre& fre = fres[k & 1];
+        decode_fre(r, at, addr_size, fre);  // in bounds: just checked
+        findings |= rules.screen(k, fre, k ? &fres[(k - 1) & 1] : nullptr);
+        at = next;
       }
-      const uint8_t info = r.at<uint8_t>(at + addr_size);
-      const uint32_t ws = word_size(info >> 5 & 3);
-      if (!ws) {
-        f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(info) + ": size code 3");
-        return;
-      }
-      const uint64_t next = at + addr_size + 1 + uint64_t(info >> 1 & 0xf) * ws;
-      if (next > end) {
-        overrun(i, k, at, end);
-        return;
-      }
-      ++b.count;
-      ++t_.fre_count;
-      at = next;
-      b.end = at;
-    }
-    b.complete = true;
+      return true;
+    }();
+    b.count = k;
+    b.end = at;
+    b.complete = complete;
+    b.findings = findings;
   }
 
   void overrun(size_t i, uint32_t k, uint64_t at, uint64_t end) {
@@ -275,17 +299,6 @@ class Reader {
 }  // namespace
 
 std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f) { return Reader(a, f).run(); }
-
-uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size, Fre& out) {
-  out.at = at;
-  out.start = addr_size == 1 ? r.at<uint8_t>(at) : addr_size == 2 ? r.at<uint16_t>(at) : r.at<uint32_t>(at);
-  out.info = r.at<uint8_t>(at + addr_size);
-  const uint32_t ws = word_size(out.size_code());
-  uint64_t p = at + addr_size + 1;
-  for (uint32_t w = 0; w < out.count(); ++w, p += ws)
-    out.words[w] = ws == 1 ? r.at<int8_t>(p) : ws == 2 ? r.at<int16_t>(p) : r.at<int32_t>(p);
-  return p;
-}
 
 FreCursor::FreCursor(const SframeTable& t, size_t fde)
     : r_(t.bytes), addr_size_(start_size(t.fdes[fde].fre_type())), at_(t.blocks[fde].first), count_(t.blocks[fde].count) {

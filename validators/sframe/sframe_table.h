@@ -2,7 +2,10 @@
 // function start it resolves to (through the relocation in an object, from
 // the section or the field address when linked), and the FREs of each FDE.
 // Reading reports what breaks the layout (bounds, record sizes, encodings);
-// the checks of the contents are separate passes over the model.
+// the checks of the contents are separate passes over the model. The FREs
+// are decoded once, while reading: each is screened against the FRE rules
+// there (a yes/no, nothing formatted), and check_fres walks again only the
+// blocks the screen marked, to report in its place in the check's order.
 #pragma once
 
 #include <optional>
@@ -29,6 +32,7 @@ struct FreRange {
   uint64_t begin = 0, end = 0;   // the block's bytes in the section ([begin, end), v3 record included)
   uint64_t first = 0;            // where the first FRE starts
   bool complete = false;         // every FRE of the FDE can be read
+  bool findings = false;         // an FRE rule fails on one of them (FreRules::screen): check_fres reports it
 };
 
 struct SframeTable {
@@ -71,9 +75,27 @@ class FreCursor {
   Fre fre_;
 };
 
-// Decodes the FRE at `at` (bounds already checked by read_sframe); returns
-// where the next one starts.
-uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size, Fre& out);
+// Decodes the FRE at `at` (bounds already checked by read_sframe: no check
+// here); returns where the next one starts. Inline: it runs for every FRE.
+inline uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size, Fre& out) {
+  out.at = at;
+  out.start = addr_size == 1 ? r.at<uint8_t>(at) : addr_size == 2 ? r.at<uint16_t>(at) : r.at<uint32_t>(at);
+  out.info = r.at<uint8_t>(at + addr_size);
+  const uint32_t n = out.count();
+  uint64_t p = at + addr_size + 1;
+  switch (out.size_code()) {
+    case 0:
+      for (uint32_t w = 0; w < n; ++w, p += 1) out.words[w] = r.at<int8_t>(p);
+      break;
+    case 1:
+      for (uint32_t w = 0; w < n; ++w, p += 2) out.words[w] = r.at<int16_t>(p);
+      break;
+    default:  // 2; 3 never reaches here (SFRAME-FRE-002 ends the block)
+      for (uint32_t w = 0; w < n; ++w, p += 4) out.words[w] = r.at<int32_t>(p);
+      break;
+  }
+  return p;
+}
 
 // nullopt when the artifact has no SFrame at all.
 std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f);

@@ -16,9 +16,11 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   if (!table) return out;
   out.present = true;
   const SframeTable& t = *table;
-  // The artifact's symbols, read once: FDEs are named by the function at
-  // their start, and checked against the functions.
-  const auto symbols = a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a) : std::nullopt;
+  // The artifact's function symbols, read once: FDEs are named by the
+  // function at their start, and checked against the functions (no rule
+  // looks at other symbols).
+  const auto symbols =
+      a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a, input::SymtabFilter::Functions) : std::nullopt;
   const input::SymbolIndex* index = symbols ? &*symbols : nullptr;
   f.describe_fde = [&](size_t i) -> std::string {
     if (i >= t.starts.size() || !t.starts[i].resolved) return "";

@@ -1,0 +1,212 @@
+// The FRE rules (SFRAME-FRE-003 to -014) over the FREs of one FDE, taken
+// in order. One set of rules serves two passes: read_sframe screens every
+// FRE as it decodes it (a yes/no per FRE, no message formatted: the clean
+// path of a section with hundreds of thousands of FREs), and check_fres
+// walks the blocks the screen marked again to report each finding. Defined
+// here, inline, so that the screen compiles into read_sframe's loop.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/text.h"
+#include "sframe/sframe_findings.h"
+#include "sframe/sframe_format.h"
+#include "sframe/sframe_rules.h"
+
+namespace elfmeta::sframe {
+
+// The rules, as functions of one FRE.
+namespace fre_rules {
+
+inline bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
+
+// Word counts a default FDE may use: CFA, then RA when it is tracked, then FP.
+inline bool default_shape(const Header& h, uint8_t count) { return count >= 1 && count <= (h.fixed_ra != 0 ? 2 : 3); }
+// FLEX: a CFA pair, RA as nothing, one padding word (only before FP) or a pair, FP as nothing or a pair.
+inline bool flex_shape(uint8_t count) { return count == 2 || count == 4 || count == 5 || count == 6; }
+
+// The rule bodies below call report(rule, fre, message, severity), where
+// `message` is a callable giving the text: a screening Report never calls it.
+
+// The control words of a FLEX FRE: CFA pair, then RA and FP as a pair, a
+// lone padding 0 (RA only, before FP) or nothing.
+template <typename Report>
+void check_flex(const Fre& fre, Report& report) {
+  const auto control = [&](size_t w) { return static_cast<uint32_t>(fre.words[w]); };
+  if (fre.count() < 2) return;  // FRE-003
+  if (!(control(0) & 1)) report(rules::FRE_011, fre, [&] { return "CFA control word " + hex(control(0)) + " without reg_p"; });
+  size_t w = 0;
+  for (const char* what : {"CFA", "RA", "FP"}) {
+    if (w >= fre.count()) break;
+    const uint32_t c = control(w);
+    if (c & 4) report(rules::FRE_011, fre, [&] { return std::string(what) + " control word " + hex(c) + " with bit 2 set"; });
+    if (c == 0 && std::string_view(what) != "CFA") {
+      if (std::string_view(what) == "FP" || w + 1 >= fre.count())
+        report(rules::FRE_011, fre, [&] { return std::string(what) + " padding word where none may stand"; });
+      w += 1;
+      continue;
+    }
+    w += 2;
+  }
+}
+
+// gas's choice of word size (1-byte window -127..127).
+inline uint8_t minimal_size_code(const Fre& fre) {
+  int64_t most = 0;
+  for (size_t w = 0; w < fre.count(); ++w) most = std::max<int64_t>(most, fre.words[w] < 0 ? -int64_t(fre.words[w]) : fre.words[w]);
+  return most <= 127 ? 0 : most <= 32767 ? 1 : 2;
+}
+
+template <typename Report>
+void check_s390x(const Header& h, const Fre& fre, Report& report) {
+  if (fre.count() == 0) return;
+  const int64_t cfa = int64_t(fre.words[0]) * 8 + 160;
+  if (cfa > INT32_MAX || cfa < INT32_MIN)
+    report(rules::FRE_014, fre, [&] { return "CFA word " + std::to_string(fre.words[0]) + " decodes to " + std::to_string(cfa); });
+  for (size_t w = 1; w < fre.count(); ++w)
+    if ((fre.words[w] & 1) && h.version != 2)
+      report(rules::FRE_014, fre, [&] {
+        return "word " + std::to_string(w) + " names a register in version " + std::to_string(h.version);
+      });
+}
+
+// The rules on one FRE alone: its words and info bits.
+template <typename Report>
+void check_fre(const Header& h, bool flex, const Fre& fre, Report& report) {
+  if (flex) check_flex(fre, report);
+  if (h.abi == kS390xBe && !flex) check_s390x(h, fre, report);
+  if (fre.count() && fre.size_code() != 0 && fre.size_code() > minimal_size_code(fre))  // 1-byte words are minimal
+    report(rules::FRE_012, fre, [&] {
+      return std::to_string(word_size(fre.size_code())) + "-byte words for " + describe(fre, h.fixed_ra, h.abi);
+    });
+  if (fre.count() == 0) {
+    if (!(h.version == 3 || (h.version == 2 && (h.flags & kFuncStartPcrel))))
+      report(rules::FRE_008, fre, [&] {
+        return "no data words in version " + std::to_string(h.version) +
+               (h.version == 2 ? " without FDE_FUNC_START_PCREL" : "");
+      });
+    else if (fre.info != 0)
+      report(rules::FRE_008, fre, [&] { return "outermost FRE with info " + hex(fre.info); }, Severity::Warning);
+  } else if (flex ? !flex_shape(fre.count()) : !default_shape(h, fre.count())) {
+    report(rules::FRE_003, fre, [&] {
+      return std::to_string(fre.count()) + " data words in a " + (flex ? "FLEX" : std::string(abi_name(h.abi))) + " FRE";
+    });
+  }
+  if (fre.mangled_ra() && !aarch64(h.abi))
+    report(rules::FRE_010, fre, [&] { return "info " + hex(fre.info) + " on " + std::string(abi_name(h.abi)); });
+  if (flex || fre.count() == 0 || h.abi != kAmd64Le) return;
+  if (fre.base_sp() && fre.words[0] < 8)
+    report(rules::FRE_009, fre, [&] {
+      return "CFA at sp" + std::string(fre.words[0] < 0 ? "" : "+") + std::to_string(fre.words[0]);
+    });
+  if (fre.count() == 2 && fre.words[1] >= 0)
+    report(rules::FRE_009, fre, [&] { return "FP saved at cfa+" + std::to_string(fre.words[1]); });
+}
+
+// The same info byte and data words as the previous FRE (a handful:
+// compared in place, not by a library call per FRE).
+inline bool same_state(const Fre& a, const Fre& b) {
+  if (a.info != b.info) return false;
+  for (size_t w = 0; w < a.count(); ++w)
+    if (a.words[w] != b.words[w]) return false;
+  return true;
+}
+
+// Screening: whether any rule fails, nothing formatted.
+struct Screen {
+  bool failed = false;
+  template <typename Message>
+  void operator()(const Rule&, const Fre&, Message&&, std::optional<Severity> = std::nullopt) {
+    failed = true;
+  }
+};
+
+struct Emit {
+  SframeFindings& f;
+  size_t i, k;
+  template <typename Message>
+  void operator()(const Rule& rule, const Fre& fre, Message&& message, std::optional<Severity> severity = std::nullopt) {
+    f.at_fre(rule, i, k, fre.at, message(), severity);
+  }
+};
+
+}  // namespace fre_rules
+
+class FreRules {
+ public:
+  // `consumer` decides the severity of the findings whose severity depends
+  // on it; `fde` is the FDE whose FREs follow (its v3 record already read).
+  FreRules(const Header& h, const Fde& fde, uint32_t consumer)
+      : h_(h), d_(fde), consumer_(consumer), flex_(h.version == 3 && (fde.info2 & 0x1f) == kFlex) {}
+
+  // True when FRE k breaks a rule; `previous` is FRE k - 1 (null for the
+  // first). The caller keeps it: decoding into two alternating buffers
+  // costs nothing, copying the words of every FRE did.
+  inline bool screen(size_t k, const Fre& fre, const Fre* previous);
+  // Reports FRE k of FDE i into `f`.
+  inline void report(size_t i, size_t k, const Fre& fre, const Fre* previous, SframeFindings& f);
+
+ private:
+  template <typename Report>
+  void apply(size_t k, const Fre& fre, const Fre* previous, Report& report);
+
+  // Copies: no store into an FRE being decoded can alias them, so the
+  // compiler keeps them in registers over the loop.
+  const Header h_;
+  const Fde d_;
+  uint32_t consumer_;
+  bool flex_;
+};
+
+
+// The rules on FRE k, then those against FRE k - 1 and the FDE.
+template <typename Report>
+inline void FreRules::apply(size_t k, const Fre& fre, const Fre* previous, Report& report) {
+  fre_rules::check_fre(h_, flex_, fre, report);
+  if (previous && fre_rules::same_state(fre, *previous))
+    report(rules::FRE_013, fre, [&] {
+      return "the same state as FRE " + std::to_string(k - 1) + ": " + describe(fre, h_.fixed_ra, h_.abi);
+    });
+  if (previous && fre.start <= previous->start)
+    report(rules::FRE_004, fre, [&] {
+      return "starts at " + std::to_string(fre.start) + ", FRE " + std::to_string(k - 1) + " at " +
+             std::to_string(previous->start);
+    });
+  if (d_.pc_type() == kPcMask) {
+    // v1 has no block size; its only PC-mask FDEs are AMD64 PLT entries of 16 bytes.
+    const uint32_t block = h_.version == 1 ? 16 : d_.rep_size;
+    if (block && fre.start >= block)
+      report(rules::FRE_007, fre, [&] {
+        return "starts at " + std::to_string(fre.start) + " in a " + std::to_string(block) + "-byte block";
+      });
+    return;
+  }
+  if (fre.start > d_.size)
+    report(rules::FRE_005, fre, [&] {
+      return "starts at " + std::to_string(fre.start) + " in a " + std::to_string(d_.size) + "-byte function";
+    });
+  else if (fre.start == d_.size && d_.size)  // libsframe 2.40 asserts on it (relaxed in PR 33131)
+    report(rules::FRE_005, fre, [&] { return "starts at the function's end (" + std::to_string(d_.size) + ")"; },
+           consumer_ & kLibsframe ? Severity::Error : Severity::Warning);
+  if (k == 0 && fre.start != 0)
+    report(rules::FRE_006, fre, [&] { return "first FRE starts at " + std::to_string(fre.start); });
+}
+
+inline bool FreRules::screen(size_t k, const Fre& fre, const Fre* previous) {
+  fre_rules::Screen s;
+  apply(k, fre, previous, s);
+  return s.failed;
+}
+
+inline void FreRules::report(size_t i, size_t k, const Fre& fre, const Fre* previous, SframeFindings& f) {
+  fre_rules::Emit e{f, i, k};
+  apply(k, fre, previous, e);
+}
+
+}  // namespace elfmeta::sframe
