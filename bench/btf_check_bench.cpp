@@ -68,10 +68,10 @@ void BM_KernelBtfLoad(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_ReadBytesOnce)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ElfmetaKernelCheck)->Arg(0)->Arg(1)->ArgName("lints")->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LibbpfBtfNew)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_KernelBtfLoad)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ReadBytesOnce)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_ElfmetaKernelCheck)->Arg(0)->Arg(1)->ArgName("lints")->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_LibbpfBtfNew)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_KernelBtfLoad)->Unit(benchmark::kMillisecond)->MinTime(1.0)->Apply(elfmeta::bench::repeated);
 
 int main(int argc, char** argv) {
   std::string path = "/sys/kernel/btf/vmlinux";

@@ -96,10 +96,10 @@ void BM_ReadelfProcess(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_ElfmetaWithoutCfi)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ElfmetaWithCfi)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LibsframeDecodeAndIterate)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ReadelfProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ElfmetaWithoutCfi)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_ElfmetaWithCfi)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_LibsframeDecodeAndIterate)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_ReadelfProcess)->Unit(benchmark::kMillisecond)->UseRealTime()->Apply(elfmeta::bench::repeated);
 
 int main(int argc, char** argv) {
   size_t n = 20000;
