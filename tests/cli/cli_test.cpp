@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/deb_builder.h"
 #include "synth/btf_builder.h"
+#include "synth/elf_writer.h"
 #include "synth/orc_builder.h"
 
 namespace elfmeta::testing {
@@ -223,6 +226,62 @@ TEST(Cli, CrossChecksWithAKallsymsFile) {
   EXPECT_NE(none.out.find("no symbols: XC-SYM checks skipped"), std::string::npos) << none.out;
   const CliRun kernel_only = elfmeta("check --only btf --kallsyms " + kallsyms + " " + blob);
   EXPECT_EQ(kernel_only.out.find("XC-SYM"), std::string::npos) << kernel_only.out;
+}
+
+std::string as_string(const std::vector<uint8_t>& b) { return std::string(b.begin(), b.end()); }
+
+// A kernel package: the image and the modules are read out of the .deb, each
+// module is checked on top of its own package's image (a split blob checked
+// alone would refer to types that do not exist), and a table per artifact
+// kind and per rule closes the run.
+TEST(Cli, KernelPackageImageAndModules) {
+  synth::BtfBuilder base;
+  const uint32_t int_id = base.add_int("int", 4, 32, 1);
+  base.add_func("present", base.add_func_proto(int_id, {}));
+  const std::vector<uint8_t> base_btf = base.build();
+  uint32_t base_str_len;
+  std::memcpy(&base_str_len, base_btf.data() + 20, 4);
+  synth::ElfWriter image(ET_EXEC);
+  const uint32_t text = image.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0xffffffff81000000ull, 16, 0,
+                                           std::vector<uint8_t>(64, 0xc3)});
+  image.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, base_btf});
+  image.add_symbol("present", 0xffffffff81000000ull, 16, STT_FUNC, STB_GLOBAL, text);
+
+  auto module = [&](bool broken) {
+    synth::BtfBuilder split(base.next_id(), base_str_len);
+    split.add_ptr(broken ? 99 : int_id);  // 99: no such type, in the base or here
+    synth::ElfWriter ko(ET_REL);
+    ko.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, split.build()});
+    const std::string modinfo("license=GPL\0vermagic=6.12.0-1-cloud-amd64 SMP mod_unload \0", 53);
+    ko.add_section({".modinfo", SHT_PROGBITS, SHF_ALLOC, 0, 1, 0, std::vector<uint8_t>(modinfo.begin(), modinfo.end())});
+    return as_string(ko.write());
+  };
+  const std::string deb = write_deb({{"./boot/vmlinuz-6.12.0-1-cloud-amd64", as_string(image.write())},
+                                     {"./boot/config-6.12.0-1-cloud-amd64", "CONFIG_DEBUG_INFO_BTF=y\n"},
+                                     {"./lib/modules/6.12.0-1-cloud-amd64/kernel/good.ko", module(false)},
+                                     {"./lib/modules/6.12.0-1-cloud-amd64/kernel/broken.ko", module(true)}});
+  const std::string path = write_blob("linux-image-test.deb", std::vector<uint8_t>(deb.begin(), deb.end()));
+  const CliRun r = elfmeta("check -j 2 " + path);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("broken.ko:.BTF"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[BTF-TYPE-007]"), std::string::npos) << r.out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("good.ko:")) {
+      EXPECT_EQ(line.find(": error:"), std::string::npos) << line;
+    }
+  EXPECT_NE(r.out.find("DEBUG_INFO_BTF=y"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 image(s), 2 modules"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 inputs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel image         1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("module               2"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("checking ["), std::string::npos) << "no progress bar when stderr is not a terminal";
+
+  const std::string cut = write_blob("cut.deb", std::vector<uint8_t>(deb.begin(), deb.begin() + deb.size() / 2));
+  const CliRun bad = elfmeta("check " + cut + " " + sample());
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_NE(bad.err.find("cut.deb"), std::string::npos) << bad.err;
 }
 
 }  // namespace

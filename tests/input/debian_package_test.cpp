@@ -1,7 +1,5 @@
 #include "input/debian_package.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,42 +8,13 @@
 #include <vector>
 #include <string>
 
+#include "input/kernel_package.h"
+#include "tests/support/deb_builder.h"
+
 namespace elfmeta::input {
 namespace {
 
-using Files = std::vector<std::pair<std::string, std::string>>;
-
-// An archive of `files` in a libarchive format, optionally compressed.
-std::string write_archive(const Files& files, int (*format)(archive*), int (*filter)(archive*) = nullptr) {
-  archive* a = archive_write_new();
-  format(a);
-  if (filter) filter(a);
-  std::string out(1 << 20, '\0');
-  size_t used = 0;
-  archive_write_open_memory(a, out.data(), out.size(), &used);
-  for (const auto& [name, data] : files) {
-    archive_entry* e = archive_entry_new();
-    archive_entry_set_pathname(e, name.c_str());
-    archive_entry_set_filetype(e, AE_IFREG);
-    archive_entry_set_perm(e, 0644);
-    archive_entry_set_size(e, static_cast<la_int64_t>(data.size()));
-    archive_write_header(a, e);
-    archive_write_data(a, data.data(), data.size());
-    archive_entry_free(e);
-  }
-  archive_write_close(a);
-  archive_write_free(a);
-  out.resize(used);
-  return out;
-}
-
-std::string write_deb(const Files& data_files, const std::string& data_member = "data.tar.xz") {
-  const std::string data = write_archive(data_files, archive_write_set_format_pax_restricted, archive_write_add_filter_xz);
-  const std::string control = write_archive({{"./control", "Package: x\n"}}, archive_write_set_format_pax_restricted,
-                                            archive_write_add_filter_gzip);
-  return write_archive({{"debian-binary", "2.0\n"}, {"control.tar.gz", control}, {data_member, data}},
-                       archive_write_set_format_ar_svr4);
-}
+using testing::write_deb;
 
 std::string save(const std::string& bytes) {
   static int n = 0;
@@ -69,6 +38,29 @@ TEST(DebianPackage, ReadsTheWantedFilesOfTheDataArchive) {
   EXPECT_EQ(std::string((*files)[0].bytes.begin(), (*files)[0].bytes.end()), "KERNEL");
   EXPECT_EQ((*files)[1].path, "lib/modules/6.1.0-9-cloud-amd64/kernel/lib/crc7.ko");
   EXPECT_EQ(std::string((*files)[1].bytes.begin(), (*files)[1].bytes.end()), "MODULE");
+}
+
+TEST(KernelPackage, SortsImageModulesMapAndConfig) {
+  const std::string deb = write_deb({{"./boot/vmlinuz-6.12.0-1-cloud-amd64", "KERNEL"},
+                                     {"./boot/config-6.12.0-1-cloud-amd64", "# c\nCONFIG_DEBUG_INFO_BTF=y\nCONFIG_X=\"a b\"\n"},
+                                     {"./boot/System.map-6.12.0-1-cloud-amd64", "MAP"},
+                                     {"./lib/modules/6.12.0-1-cloud-amd64/kernel/a.ko.xz", "A"},
+                                     {"./lib/modules/6.12.0-1-cloud-amd64/kernel/b.ko", "B"},
+                                     {"./lib/modules/6.12.0-1-cloud-amd64/modules.dep", "DEP"},
+                                     {"./usr/share/doc/x/changelog.gz", "DOC"}});
+  std::string error;
+  const std::string path = save(deb);
+  EXPECT_TRUE(is_debian_package_file(path));
+  auto package = read_kernel_package(path, error);
+  ASSERT_TRUE(package) << error;
+  ASSERT_EQ(package->images.size(), 1u);
+  ASSERT_EQ(package->modules.size(), 2u);
+  EXPECT_EQ(package->modules[0].path, "lib/modules/6.12.0-1-cloud-amd64/kernel/a.ko.xz");
+  ASSERT_TRUE(package->system_map && package->config);
+  EXPECT_EQ(config_value(package->config->bytes, "DEBUG_INFO_BTF"), "y");
+  EXPECT_EQ(config_value(package->config->bytes, "X"), "\"a b\"");
+  EXPECT_FALSE(config_value(package->config->bytes, "UNWINDER_ORC"));
+  EXPECT_FALSE(is_debian_package_file(path + ".absent"));
 }
 
 TEST(DebianPackage, WithoutADataMemberIsAnError) {

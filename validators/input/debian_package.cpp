@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -40,6 +41,9 @@ bool read_data_archive(archive* outer, const std::function<bool(std::string_view
     if (name.starts_with("./")) name.remove_prefix(2);
     if (!want(name)) continue;
     PackageFile file{std::string(name), {}};
+    // The size is the archive's claim: reserve what it says, within reason.
+    if (archive_entry_size_is_set(entry) && archive_entry_size(entry) > 0)
+      file.bytes.reserve(static_cast<size_t>(std::min<la_int64_t>(archive_entry_size(entry), la_int64_t(1) << 28)));
     char buffer[1 << 16];
     for (la_ssize_t n; (n = archive_read_data(tar.get(), buffer, sizeof buffer)) != 0;) {
       if (n < 0) {

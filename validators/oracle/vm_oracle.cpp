@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "input/debian_package.h"
+#include "input/kernel_package.h"
 #include "oracle/cpio.h"
 
 namespace elfmeta::oracle {
@@ -208,13 +209,6 @@ struct TempFile {
   TempFile& operator=(const TempFile&) = delete;
 };
 
-bool is_debian_package_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  uint8_t head[32] = {};
-  in.read(reinterpret_cast<char*>(head), sizeof head);
-  return input::is_debian_package(std::span<const uint8_t>(head, static_cast<size_t>(in.gcount())));
-}
-
 }  // namespace
 
 std::optional<std::vector<uint8_t>> kernel_from_package(const std::string& deb, std::string& error) {
@@ -278,7 +272,7 @@ VmRun VmOracle::run(const std::string& kernel, const std::vector<std::vector<uin
   }
   std::optional<TempFile> unpacked;
   std::string kernel_path = kernel;
-  if (is_debian_package_file(kernel)) {
+  if (input::is_debian_package_file(kernel)) {
     auto image = kernel_from_package(kernel, run.error);
     if (!image) return run;
     unpacked.emplace(*image);
