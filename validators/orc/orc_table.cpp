@@ -209,15 +209,25 @@ class Reader {
   // Linked images: slot i holds the address minus the slot's own address.
   void resolve_self_relative(size_t count) {
     const uint8_t* p = t_.ip->data.data();
-    const input::Section* last = nullptr;  // entries are mostly sorted: the same section again
+    const uint64_t base = t_.ip->addr;
+    // Entries are mostly sorted: the same code section as the last one. Its
+    // bounds live in locals, which the appends below cannot alias.
+    const input::Section* last = nullptr;
+    uint64_t last_addr = 0, last_size = 0;
     std::vector<uint32_t> unresolved;
     uint64_t previous = 0;
     bool ascending = true;
     for (size_t i = 0; i < count; ++i) {
       int32_t rel;
       std::memcpy(&rel, p + i * kIpSize, 4);
-      const uint64_t address = t_.ip->addr + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
-      if (!last || address < last->addr || address - last->addr > last->size) last = t_.code_at(address);
+      const uint64_t address = base + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
+      if (!last || address < last_addr || address - last_addr > last_size) {
+        last = t_.code_at(address);
+        if (last) {
+          last_addr = last->addr;
+          last_size = last->size;
+        }
+      }
       if (!last) unresolved.push_back(static_cast<uint32_t>(i));
       if (i && address <= previous) {
         ascending &= address == previous;
@@ -226,7 +236,7 @@ class Reader {
       previous = address;
     }
     t_.ascending = ascending;
-    t_.sites.compute(p, t_.ip->addr, count, std::move(unresolved));
+    t_.sites.compute(p, base, count, std::move(unresolved));
   }
 
   const input::Artifact& a_;
