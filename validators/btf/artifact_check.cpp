@@ -108,7 +108,9 @@ ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* bas
   object_findings.finish(".BTF");
   const bool use_fixed = options.consumer == kBpfObject && !fixed.empty();
   if (use_fixed) note(".BTF checked as libbpf's fix-up leaves it (DATASEC sizes, VAR offsets, extern linkage)");
-  out.btf = check_btf(use_fixed ? std::span<const uint8_t>(fixed) : where->data, base, options, a.name, where->section, sink);
+  if (use_fixed) out.fixed_bytes = std::move(fixed);  // out.btf views it: it outlives this function
+  out.btf = check_btf(use_fixed ? std::span<const uint8_t>(out.fixed_bytes) : where->data, base, options, a.name,
+                      where->section, sink);
   out.checked = true;
   for (auto& d : object_list.items()) sink.report(std::move(d));
   ext::check_btf_ext(a, raw ? &*raw : nullptr, options.consumer, sink);

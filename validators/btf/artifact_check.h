@@ -2,6 +2,7 @@
 // .BTF section, .BTF.base distilled base) and which base split BTF needs.
 #pragma once
 
+#include <vector>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +46,9 @@ struct ArtifactCheck {
   CheckedBtf distilled_base;  // set for modules with .BTF.base
   CheckedBtf btf;
   bool checked = false;       // false: skipped (a note says why)
+  // A BPF object under bpf-object: the fixed-up copy `btf` views (it must
+  // live as long as `btf`; a move keeps the heap buffer in place).
+  std::vector<uint8_t> fixed_bytes;
 };
 
 // `base`: the checked base to read the blob as split BTF on (ignored for a

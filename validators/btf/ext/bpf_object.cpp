@@ -89,6 +89,7 @@ class ObjectChecker {
     }
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id)
       if (btf_.type(id).kind() == kDatasec) fix_datasec(id);
+    if (dummy_) append_dummy_var();
     return std::move(fixed_);
   }
 
@@ -103,6 +104,38 @@ class ObjectChecker {
     uint32_t v;
     std::memcpy(&v, fixed_.data() + offset, 4);
     return v;
+  }
+
+  // libbpf's 'dummy_ksym' VAR: its id and name offset once appended (after
+  // the last type and the last string). Only where the header has the usual
+  // layout (types, then strings, then nothing); otherwise no dummy is added
+  // and the FUNC entries stay as they are.
+  bool can_append() const {
+    if (fixed_.size() < 24) return false;
+    const uint32_t hdr_len = get(4), type_off = get(8), type_len = get(12), str_off = get(16), str_len = get(20);
+    return type_off == 0 && str_off == type_len && uint64_t(hdr_len) + str_off + str_len == fixed_.size();
+  }
+  uint32_t dummy_id() {
+    if (!can_append()) return 0;
+    dummy_ = true;
+    return btf_.type_count();
+  }
+  uint32_t dummy_name() {
+    if (!can_append()) return 0;
+    dummy_ = true;
+    return get(20);  // the old str_len: the new string's offset
+  }
+  void append_dummy_var() {
+    const uint32_t hdr_len = get(4), type_len = get(12), str_len = get(20);
+    static constexpr char kName[] = "dummy_ksym";
+    uint8_t var[16];
+    const uint32_t words[4] = {str_len, kVar << 24, int_id_, kLinkageGlobal};
+    std::memcpy(var, words, sizeof var);
+    fixed_.insert(fixed_.begin() + hdr_len + type_len, var, var + sizeof var);
+    fixed_.insert(fixed_.end(), kName, kName + sizeof kName);
+    put(12, type_len + 16);
+    put(16, type_len + 16);
+    put(20, str_len + static_cast<uint32_t>(sizeof kName));
   }
 
   uint32_t find_int4() const {
@@ -174,10 +207,21 @@ class ObjectChecker {
       Entry& e = entries[i];
       if (!is_var(e.type)) {
         if (ksyms && e.type && btf_.has_type(e.type) && btf_.type(e.type).kind() == kFunc) {
-          // libbpf adds a VAR per kfunc; its FUNC becomes global.
-          put(btf_.record_offset(e.type) + 4, (btf_.type(e.type).info() & ~0xffffu) | kLinkageGlobal);
-          f_.note(".BTF", "extern FUNC '" + printable(name(e.type)) +
-                              "' in .ksyms: libbpf replaces its DATASEC entry with a VAR of its own; the entry is checked as it is");
+          // libbpf (bpf_object__collect_externs): the FUNC becomes global,
+          // its unnamed parameters take the name of a VAR 'dummy_ksym' it
+          // appends (global, of the 4-byte int), and the entry becomes that
+          // VAR at the extern's 4-byte slot.
+          const TypeRef fn = btf_.type(e.type);
+          put(btf_.record_offset(e.type) + 4, (fn.info() & ~0xffffu) | kLinkageGlobal);
+          if (btf_.has_type(fn.type()) && btf_.type(fn.type()).kind() == kFuncProto) {
+            const uint64_t proto = btf_.record_offset(fn.type());
+            for (uint32_t p = 0; p < btf_.type(fn.type()).vlen(); ++p)
+              if (get(proto + 16 + 8ull * p) != 0 && get(proto + 12 + 8ull * p) == 0) put(proto + 12 + 8ull * p, dummy_name());
+          }
+          if (const uint32_t d = dummy_id()) e.type = d;
+          e.offset = static_cast<uint32_t>(4ull * i);
+          e.size = 4;
+          end = e.offset + 4ull;
         }
         continue;
       }
@@ -265,6 +309,7 @@ class ObjectChecker {
   Symbols symbols_;
   std::vector<uint8_t> fixed_;
   uint32_t int_id_ = 0;
+  bool dummy_ = false;
 };
 
 }  // namespace
