@@ -61,8 +61,8 @@ void BM_OrcFullCheck(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_OrcFloor)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_OrcFullCheck)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OrcFloor)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_OrcFullCheck)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
