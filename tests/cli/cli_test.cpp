@@ -284,5 +284,41 @@ TEST(Cli, KernelPackageImageAndModules) {
   EXPECT_NE(bad.err.find("cut.deb"), std::string::npos) << bad.err;
 }
 
+// stats writes a baseline; diff against it (or between two inputs) exits 1
+// exactly when NEW has a finding OLD did not, and names it.
+TEST(Cli, StatsAndDiffGateOnNewFindings) {
+  synth::BtfBuilder clean_b;
+  const uint32_t i = clean_b.add_int("int", 4, 32, 1);
+  clean_b.add_struct("s", 4, {{"a", i, 0}});
+  const std::string clean = write_blob("diff-old.btf", clean_b.build());
+  synth::BtfBuilder worse_b;
+  const uint32_t j = worse_b.add_int("int", 4, 32, 1);
+  worse_b.add_struct("s", 8, {{"a", j, 0}, {"b", j, 32}});
+  worse_b.add_ptr(99);  // BTF-TYPE-007
+  const std::string worse = write_blob("diff-new.btf", worse_b.build());
+
+  const std::string baseline = write_blob("diff-baseline.json", {});
+  const CliRun stats = elfmeta("stats --only btf -o " + baseline + " " + clean);
+  ASSERT_EQ(stats.status, 0) << stats.err;
+  const CliRun regression = elfmeta("diff --only btf " + baseline + " " + worse);
+  EXPECT_EQ(regression.status, 1) << regression.out << regression.err;
+  EXPECT_NE(regression.out.find("findings: 1 appeared, 0 disappeared"), std::string::npos) << regression.out;
+  EXPECT_NE(regression.out.find("+ BTF-TYPE-007 <input>: PTR"), std::string::npos) << regression.out;
+  EXPECT_NE(regression.out.find("btf.raw BTF.kinds.PTR: 0 -> 1 (+1)"), std::string::npos) << regression.out;
+
+  const CliRun inputs = elfmeta("diff --only btf " + clean + " " + worse);
+  EXPECT_EQ(inputs.status, 1);
+  EXPECT_NE(inputs.out.find("~ STRUCT 's': size 4 -> 8; member 'b' (int) added at bit 32"), std::string::npos) << inputs.out;
+  const CliRun better = elfmeta("diff --only btf " + worse + " " + clean);
+  EXPECT_EQ(better.status, 0) << better.out;
+  EXPECT_NE(better.out.find("findings: 0 appeared, 1 disappeared"), std::string::npos) << better.out;
+
+  EXPECT_EQ(elfmeta("diff " + clean).status, 2);
+  const std::string junk = write_blob("junk.json", {'{', 'x'});
+  const CliRun bad = elfmeta("diff " + junk + " " + clean);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 }  // namespace
 }  // namespace elfmeta::testing

@@ -115,6 +115,8 @@ CheckSettings parse_settings(Args& args) {
 
 }  // namespace
 
+CheckSettings parse_check_settings(Args& args) { return parse_settings(args); }
+
 int run_check(Args args) {
   CheckSettings s = parse_settings(args);
   PhaseClock clock;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -100,6 +101,11 @@ struct CheckRun {
 // unreadable --kallsyms or --base-btf file. Inputs that cannot be read are
 // results with an open_error. Loads --kallsyms into `s`.
 std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::string& error);
+
+class Args;
+// The options of `elfmeta check` and its inputs (check_command.cpp); stats
+// and diff take the same.
+CheckSettings parse_check_settings(Args& args);
 
 // "6.18 (running kernel)", or for inputs of several kernels
 // "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".

@@ -18,6 +18,14 @@ constexpr const char* kUsage =
     "                         module) against the rules of Linux X.Y (4.18-7.1;\n"
     "                         default: the input's own kernel) or of libbpf X.Y (1.0-1.8);\n"
     "                         -j: parallel jobs (default: all cores)\n"
+    "  stats [CHECK OPTIONS] [-o FILE] INPUT...\n"
+    "                         counts (BTF kinds, ORC entry types, SFrame FDEs/FREs,\n"
+    "                         findings per rule) as JSON: a baseline for diff\n"
+    "  diff [CHECK OPTIONS] OLD NEW\n"
+    "                         compare two inputs (or a stats baseline and an input):\n"
+    "                         BTF types added/removed/changed, stats deltas, findings\n"
+    "                         that appeared or disappeared; exit 1 when NEW has a\n"
+    "                         finding OLD did not\n"
     "  kernels [--docs FILE]  list the version gates behind --kernel\n"
     "  rules [--format text|json]   list every rule\n"
     "  rules --docs DIR             write one Markdown page per rule\n"
@@ -45,6 +53,8 @@ int main(int argc, char** argv) {
   elfmeta::cli::Args args(std::vector<std::string>(argv + 2, argv + argc));
   try {
     if (command == "check") return elfmeta::cli::run_check(std::move(args));
+    if (command == "stats") return elfmeta::cli::run_stats(std::move(args));
+    if (command == "diff") return elfmeta::cli::run_diff(std::move(args));
     if (command == "rules") return elfmeta::cli::run_rules(std::move(args));
     if (command == "kernels") return elfmeta::cli::run_kernels(std::move(args));
     if (command == "explain") return elfmeta::cli::run_explain(std::move(args));

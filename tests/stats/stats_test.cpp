@@ -1,0 +1,52 @@
+// The stats file: what it counts, its JSON round trip, and what from_json refuses.
+#include "stats/stats.h"
+
+#include <gtest/gtest.h>
+
+namespace elfmeta::stats {
+namespace {
+
+TEST(Stats, JsonRoundTripKeepsEveryCount) {
+  Stats s;
+  s.inputs = {"linux-image-x.deb"};
+  s.kernel = "6.12";
+  s.artifacts = {{"kernel image", 1}, {"module", 3}};
+  s.btf["kernel image"] = {1, 100, 2000, 3000, {{"STRUCT", 10}, {"FUNC", 90}}};
+  s.orc["module"] = {3, 42, {{"call", 40}, {"regs", 2}}};
+  s.sframe["executable"] = {1, 5, 50};
+  s.findings["XC-SYM-002"] = {0, 7, 1};
+  s.finding_keys["XC-SYM-002 vmlinux: FUNC 'f'"] = 2;
+  std::string error;
+  auto back = from_json(to_json(s), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->inputs, s.inputs);
+  EXPECT_EQ(back->artifacts, s.artifacts);
+  EXPECT_EQ(back->btf["kernel image"].types, 100u);
+  EXPECT_EQ(back->btf["kernel image"].kinds["FUNC"], 90u);
+  EXPECT_EQ(back->orc["module"].types["regs"], 2u);
+  EXPECT_EQ(back->sframe["executable"].fres, 50u);
+  EXPECT_EQ(back->findings["XC-SYM-002"].warning, 7u);
+  EXPECT_EQ(back->findings["XC-SYM-002"].total(), 8u);
+  EXPECT_EQ(back->finding_keys, s.finding_keys);
+}
+
+TEST(Stats, RefusesWhatIsNotAStatsFile) {
+  std::string error;
+  EXPECT_FALSE(from_json("[1, 2", error));
+  EXPECT_EQ(error, "not JSON");
+  EXPECT_FALSE(from_json(R"({"elfmeta_stats": 99})", error));
+  EXPECT_NE(error.find("format 1"), std::string::npos);
+  EXPECT_FALSE(from_json(R"({"elfmeta_stats": 1, "btf": {"module": {"blobs": "many"}}})", error));
+  EXPECT_NE(error.find("malformed"), std::string::npos) << error;
+  EXPECT_TRUE(from_json(R"({"elfmeta_stats": 1})", error)) << error;
+}
+
+TEST(Stats, StableArtifactNames) {
+  EXPECT_EQ(stable_artifact_name("vmlinuz-6.12.9-cloud-amd64", "kernel image"), "vmlinux");
+  EXPECT_EQ(stable_artifact_name("sunrpc.ko.xz", "module"), "sunrpc.ko");
+  EXPECT_EQ(stable_artifact_name("sunrpc.ko.zst", "module"), "sunrpc.ko");
+  EXPECT_EQ(stable_artifact_name("a.out", "executable"), "a.out");
+}
+
+}  // namespace
+}  // namespace elfmeta::stats

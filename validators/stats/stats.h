@@ -1,0 +1,68 @@
+// What a set of artifacts holds and what the checks found in it, as counts:
+// BTF types per kind, ORC entries per type, SFrame FDEs and FREs, findings
+// per rule, grouped by artifact kind ("kernel image", "module", ...). Written
+// as JSON by `elfmeta stats` (the baselines under regress/baselines/ are such
+// files) and compared by `elfmeta diff`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "btf/btf.h"
+#include "core/diagnostic.h"
+#include "input/artifact.h"
+#include "orc/verifier.h"
+#include "sframe/verifier.h"
+
+namespace elfmeta::stats {
+
+inline constexpr int kFormatVersion = 1;
+
+struct BtfCounts {
+  uint64_t blobs = 0, types = 0, type_bytes = 0, string_bytes = 0;
+  std::map<std::string, uint64_t> kinds;  // "STRUCT" -> count
+};
+struct OrcCounts {
+  uint64_t tables = 0, entries = 0;
+  std::map<std::string, uint64_t> types;  // "call" -> count
+};
+struct SframeCounts {
+  uint64_t sections = 0, fdes = 0, fres = 0;
+};
+struct FindingCounts {
+  uint64_t error = 0, warning = 0, note = 0;
+  uint64_t total() const { return error + warning + note; }
+};
+
+struct Stats {
+  std::vector<std::string> inputs;
+  std::string kernel;
+  std::map<std::string, uint64_t> artifacts;  // per artifact kind
+  std::map<std::string, BtfCounts> btf;       // per artifact kind
+  std::map<std::string, OrcCounts> orc;
+  std::map<std::string, SframeCounts> sframe;
+  std::map<std::string, FindingCounts> findings;  // per rule ID
+  // Each finding as "RULE artifact: KIND 'name'", with how often it occurs:
+  // what `elfmeta diff` matches findings by (ids and offsets move between
+  // builds; kernel images are "vmlinux", module names drop the compression suffix).
+  std::map<std::string, uint64_t> finding_keys;
+
+  // One checked artifact of `kind`: its BTF (own types; null when absent),
+  // ORC and SFrame results, and its diagnostics.
+  void add(const std::string& kind, const input::Artifact& a, const btf::Btf* blob, const orc::OrcCheck& orc,
+           const sframe::SframeCheck& sframe, const std::vector<Diagnostic>& diagnostics);
+};
+
+// The artifact name findings are matched by across builds and releases.
+std::string stable_artifact_name(const input::Artifact& a);
+// Same, from a name as diagnostics carry it and the artifact's kind.
+std::string stable_artifact_name(const std::string& name, const std::string& kind);
+
+std::string to_json(const Stats& s);
+// nullopt with `error` set when `text` is not a stats file of this format.
+std::optional<Stats> from_json(const std::string& text, std::string& error);
+
+}  // namespace elfmeta::stats
