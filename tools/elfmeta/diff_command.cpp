@@ -167,26 +167,26 @@ void write_stat_deltas(std::ostream& out, const stats::Stats& o, const stats::St
   }
 }
 
+// The findings of `from` beyond those of `than` (matched by key), as lines
+// marked `sign`; returns how many.
+uint64_t count_beyond(const stats::Stats& from, const stats::Stats& than, const char* sign,
+                      std::vector<std::string>& lines) {
+  uint64_t n = 0;
+  for (const auto& [key, count] : from.finding_keys) {
+    auto it = than.finding_keys.find(key);
+    const uint64_t other = it == than.finding_keys.end() ? 0 : it->second;
+    if (count <= other) continue;
+    n += count - other;
+    lines.push_back(std::string("  ") + sign + " " + key + (count - other > 1 ? " (x" + std::to_string(count - other) + ")" : ""));
+  }
+  return n;
+}
+
 // Findings matched by key; returns how many NEW has that OLD did not.
 uint64_t write_finding_changes(std::ostream& out, const stats::Stats& o, const stats::Stats& n) {
-  uint64_t appeared = 0, gone = 0;
   std::vector<std::string> lines;
-  for (const auto& [key, count] : n.finding_keys) {
-    auto it = o.finding_keys.find(key);
-    const uint64_t before = it == o.finding_keys.end() ? 0 : it->second;
-    if (count > before) {
-      appeared += count - before;
-      lines.push_back("  + " + key + (count - before > 1 ? " (x" + std::to_string(count - before) + ")" : ""));
-    }
-  }
-  for (const auto& [key, count] : o.finding_keys) {
-    auto it = n.finding_keys.find(key);
-    const uint64_t after = it == n.finding_keys.end() ? 0 : it->second;
-    if (count > after) {
-      gone += count - after;
-      lines.push_back("  - " + key + (count - after > 1 ? " (x" + std::to_string(count - after) + ")" : ""));
-    }
-  }
+  const uint64_t appeared = count_beyond(n, o, "+", lines);
+  const uint64_t gone = count_beyond(o, n, "-", lines);
   out << "findings: " << appeared << " appeared, " << gone << " disappeared\n";
   for (const auto& l : lines) out << l << "\n";
   return appeared;
