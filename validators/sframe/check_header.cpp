@@ -92,7 +92,10 @@ void check_counts(const SframeTable& t, SframeFindings& f) {
   // Blocks overlap where a byte of the FRE sub-section belongs to two of
   // them: one bit per byte, in FDE order (no sort of 20,000 blocks).
   const uint64_t base = t.fre_base();
-  std::vector<uint64_t> taken((h.fre_len + 63) / 64, 0);
+  // Sized by where the blocks end, not by fre_len: that may be wrong (HDR-014 above).
+  uint64_t span = 0;
+  for (size_t i = 0; i < t.fdes.size(); ++i) span = std::max(span, t.blocks[i].end - base);
+  std::vector<uint64_t> taken((span + 63) / 64, 0);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FreRange& b = t.blocks[i];
     bool overlap = false;
