@@ -136,7 +136,7 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
   const btf::xc::RecordIndex base_index(*vmlinux.btf.btf, 1);
   const std::set<std::string> leftovers{"rcuwait", "module", "rdma_counter", "xdr_stream", "gfn_to_pfn_cache", "gss_ctx",
                                         "sctp_association"};
-  size_t modules = 0, func_names = 0, split_identical = 0;
+  size_t modules = 0, func_names = 0, split_identical = 0, linkage_checked = 0;
   std::string unexpected;
   for (const auto& e : fs::recursive_directory_iterator(tree_.modules)) {
     if (!e.is_regular_file() || e.path().filename().string().find(".ko") == std::string::npos) continue;
@@ -153,7 +153,9 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
         btf::xc::cross_check({*module.artifact, *checked.btf.btf, &*symbols, &base_index}, findings);
     func_names += stats.func_names;
     split_identical += stats.split_identical;
+    linkage_checked += stats.var_linkage_checked;
     EXPECT_EQ(stats.funcs_without_symbol, 0u) << e.path();
+    EXPECT_EQ(stats.var_linkage_mismatched, 0u) << e.path();
     for (const auto& d : list.items()) {
       if (!d.rule || d.rule->id == "XC-SYM-002" || d.rule->id == "XC-SYM-003") continue;  // static functions
       if (d.rule->id == "XC-DEDUP-006" && d.location.record_name && leftovers.contains(*d.location.record_name))
@@ -166,9 +168,11 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
     }
   }
   std::cout << "  " << package_ << ": " << modules << " modules, " << func_names << " FUNC names, "
-            << split_identical << " split types repeating a base type\n";
+            << split_identical << " split types repeating a base type, " << linkage_checked
+            << " percpu VARs whose linkage matches their symbol's binding\n";
   EXPECT_GE(modules, 200u);
   EXPECT_GT(split_identical, 10u);
+  EXPECT_GT(linkage_checked, 10u);  // XC-SYM-009 meets real module symtabs
   EXPECT_EQ(unexpected, "");
 }
 

@@ -108,6 +108,28 @@ TEST(XcSymbols, PercpuVarsAtTheirSymbolsAreClean) {
   EXPECT_EQ(run->stats.percpu_section_slack, 0x100 - 0x24);
 }
 
+// XC-SYM-009: a symbol that tells its binding (a symtab, or kallsyms of
+// 6.15+ where percpu symbols are 'D'/'d') against the VAR's linkage; the
+// absolute 'A' symbols of older x86-64 kallsyms are not compared.
+TEST(XcSymbols, PercpuVarLinkageAgainstTheSymbolBinding) {
+  // first_var and a are global VARs (linkage 1), b static (0).
+  const std::string binding_told =
+      "ffffffff82000000 D __per_cpu_start\n"
+      "ffffffff82000000 D first_var\n"
+      "ffffffff82000010 d a\n"
+      "ffffffff82000020 d b\n"
+      "ffffffff82000100 D __per_cpu_end\n"
+      "ffffffff81000000 T _stext\n";
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x24), binding_told);
+  EXPECT_EQ(run->rules(), "XC-SYM-009") << run->text();
+  EXPECT_EQ(run->stats.var_linkage_checked, 3u);
+  EXPECT_EQ(run->stats.var_linkage_mismatched, 1u);
+  EXPECT_NE(run->text().find("VAR 'a' has linkage 1 (global), its symbol is local ('d' in"), std::string::npos)
+      << run->text();
+  auto absolute = run_cross_check(percpu_btf(0x10, 8, 0x24), kPercpu);
+  EXPECT_EQ(absolute->stats.var_linkage_checked, 0u);
+}
+
 TEST(XcSymbols, PercpuVarAtTheWrongOffset) {
   auto run = run_cross_check(percpu_btf(0x14, 8, 0x24), kPercpu);
   EXPECT_EQ(run->rules(), "XC-SYM-005");

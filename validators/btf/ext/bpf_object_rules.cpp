@@ -6,12 +6,15 @@
 namespace elfmeta::btf::ext::rules {
 
 const Rule XC_SYM_009{"XC-SYM-009", Severity::Warning, kNoConsumer,
-                      "FUNC or VAR linkage differs from the ELF symbol's binding in a BPF object",
+                      "FUNC or VAR linkage differs from the binding of its symbol",
                       "In a BPF object a FUNC or VAR of linkage global (1) has an STB_GLOBAL or STB_WEAK "
                       "symbol, static (0) an STB_LOCAL one, extern (2) an undefined one. libbpf decides "
                       "from the BTF linkage whether a subprogram is verified as global or static and the "
-                      "BPF static linker resolves symbols by it. (In vmlinux FUNC linkage is always 0 "
-                      "and not compared.)",
+                      "BPF static linker resolves symbols by it. In a kernel image or module a percpu VAR "
+                      "of linkage 1 has a global symbol (an upper-case kallsyms or nm letter) and one of "
+                      "linkage 0 a local one; absolute percpu symbols (x86-64 kallsyms before 6.15, all "
+                      "'A') do not tell their binding and are not compared. FUNC linkage in vmlinux is "
+                      "always 0 and not compared.",
                       "", ""};
 const Rule XC_SYM_011{"XC-SYM-011", Severity::Error, kBpfObject | kLibbpf,
                       "a DATASEC or VAR of a BPF object does not match its ELF section or symbol",

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <set>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "btf/btf_format.h"
+#include "btf/ext/btf_ext_rules.h"
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_rules.h"
 #include "core/text.h"
@@ -298,6 +300,7 @@ class SymbolChecker {
       return;
     }
     ++stats_.percpu_matched;
+    check_linkage(v, name, **match, loc);
     // The next variable's address bounds this one's size.
     auto next = std::upper_bound(percpu.begin(), percpu.end(), want,
                                  [](uint64_t a, const Symbol* s) { return a < s->address; });
@@ -310,6 +313,22 @@ class SymbolChecker {
                          (next == percpu.end() ? std::string("the end of the percpu area")
                                                : "'" + (*next)->name + "'"));
     }
+  }
+
+  // XC-SYM-009 in an image or module: linkage 1 for a global symbol (nm's
+  // upper-case letters), 0 for a local one. Absolute percpu symbols (kallsyms
+  // of x86-64 before 6.15: all 'A') do not tell their binding.
+  void check_linkage(const VarSecInfo& v, std::string_view name, const Symbol& sym, const Location& loc) {
+    if (sym.type == 'A' || !std::isalpha(static_cast<unsigned char>(sym.type))) return;
+    ++stats_.var_linkage_checked;
+    const uint32_t linkage = btf_.type(v.type).payload(0);
+    const bool global = std::isupper(static_cast<unsigned char>(sym.type));
+    if ((linkage == 1) == global) return;
+    ++stats_.var_linkage_mismatched;
+    findings_.emit(ext::rules::XC_SYM_009, loc,
+                   "VAR '" + std::string(name) + "' has linkage " + std::to_string(linkage) + " (" +
+                       (linkage == 1 ? "global" : "static") + "), its symbol is " + (global ? "global" : "local") +
+                       " ('" + std::string(1, sym.type) + "' in " + symbols_.origin + ")");
   }
 
   void check_section_size(uint32_t datasec, uint64_t span, const std::string& how) {

@@ -63,6 +63,7 @@ struct CrossCheckStats {
   size_t multi_proto_names = 0;        // XC-SYM-003
   bool percpu_checked = false;
   size_t percpu_vars = 0, percpu_matched = 0, percpu_mismatched = 0, percpu_overlapping = 0;  // XC-SYM-005
+  size_t var_linkage_checked = 0, var_linkage_mismatched = 0;  // XC-SYM-009 (symbols that tell their binding)
   int64_t percpu_section_slack = 0;    // section span - DATASEC size (XC-SYM-006 when < 0)
   std::vector<std::string> percpu_symbols_without_var;  // XC-SYM-007 (notes and warnings)
   size_t global_vars = 0, global_vars_mismatched = 0;   // XC-SYM-008
