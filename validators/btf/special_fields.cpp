@@ -486,9 +486,12 @@ void FieldScanner::run() {
   uint32_t first_of_name[std::size(kTriggerNames)] = {};
   std::vector<uint32_t> triggers;
   const uint32_t n = btf_.type_count();
+  // Kinds from the byte-per-type array: most records are neither, and
+  // their heads need not be read.
   for (uint32_t i = 1; i < n; ++i) {
+    const uint32_t k = btf_.kind_of(i);
+    if (k != kStruct && k != kPtr && k != kVolatile) continue;
     const TypeRef t = btf_.type(i);
-    const uint32_t k = t.kind();
     if (k == kStruct) {
       const char* s = btf_.string_at(t.name_off());
       if (!s || std::strncmp(s, "bpf_", 4) != 0) continue;
@@ -510,8 +513,8 @@ void FieldScanner::run() {
   std::vector<Record> records;
   bool all_parsed = true;
   for (uint32_t id = 1; id < n; ++id) {
+    if (btf_.kind_of(id) != kStruct) continue;
     const TypeRef t = btf_.type(id);
-    if (t.kind() != kStruct) continue;
     bool scanned = false;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const uint32_t member_type = member_at(t, i).type;

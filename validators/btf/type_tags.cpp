@@ -13,8 +13,8 @@ void check_type_tags(const Btf& btf, Findings& f, bool report_missing) {
   // more step, as the kernel does).
   uint32_t good_id = start - 1;
   for (uint32_t i = start; i < btf.type_count(); ++i) {
+    if (!is_modifier(btf.kind_of(i)) || f.flagged(i)) continue;
     TypeRef t = btf.type(i);
-    if (!is_modifier(t.kind()) || f.flagged(i)) continue;
     bool in_tags = t.kind() == kTypeTag;
     int chain_limit = 32;
     uint32_t cur = i;
