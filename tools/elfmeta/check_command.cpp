@@ -9,6 +9,7 @@
 #include "core/report.h"
 #include "core/summary_table.h"
 #include "input/kernel_release.h"
+#include "input/reported_input.h"
 
 namespace elfmeta::cli {
 namespace {
@@ -93,7 +94,8 @@ CheckSettings parse_settings(Args& args) {
     } else if (args.option("--base-btf", v)) {
       s.base_paths.push_back(v);
     } else if (args.option("--format", v)) {
-      if (v != "text" && v != "json") throw UsageError("--format takes text or json, not '" + v + "'");
+      if (v != "text" && v != "json" && v != "sarif" && v != "junit")
+        throw UsageError("--format takes text, json, sarif or junit, not '" + v + "'");
       s.format = v;
     } else if (args.flag("--timing")) {
       s.timing = true;
@@ -137,22 +139,30 @@ int run_check(Args args) {
   summary.kernel = kernels_used(results);
   summary.consumer = std::string(consumer_name(s.btf.consumer));
   if (s.btf.consumer == kLibbpf) summary.consumer += " " + s.btf.libbpf.str();
+  std::vector<ReportedInput> reported;  // SARIF and JUnit are whole documents: written once, at the end
   for (auto& r : results) {
     if (!r.artifact) {
       std::cerr << "elfmeta: " << r.open_error << "\n";
       ++summary.unreadable;
+      reported.push_back(input::unreadable_input(r.open_error));
       continue;
     }
     for (const auto& d : r.diagnostics) {
       if (s.format == "json")
         write_json(std::cout, d);
-      else
+      else if (s.format == "text")
         write_text(std::cout, d);
     }
     summary.add(r.diagnostics);
+    reported.push_back(
+        input::reported_input(*r.artifact, r.kernel.release.str() + " (" + r.kernel.how + ")", r.diagnostics));
   }
   if (s.format == "json")
     write_json_summary(std::cout, summary);
+  else if (s.format == "sarif")
+    write_sarif(std::cout, reported, summary, {ELFMETA_VERSION, ELFMETA_HOMEPAGE, ""});
+  else if (s.format == "junit")
+    write_junit(std::cout, reported, summary, s.werror);
   else
     write_text_summary(std::cout, summary);
   if (s.format == "text" && opened_count > 1) write_summary_table(std::cout, table);

@@ -28,8 +28,7 @@ std::string json_escape(std::string_view s) {
   return out;
 }
 
-namespace {
-std::string where(const Location& l) {
+std::string location_text(const Location& l) {
   std::string s = l.artifact;
   if (!l.section.empty()) s += ":" + l.section;
   if (l.offset) s += (l.section.empty() ? "+" : "+") + hex(*l.offset);
@@ -41,10 +40,9 @@ std::string where(const Location& l) {
   }
   return s;
 }
-}  // namespace
 
 void write_text(std::ostream& out, const Diagnostic& d) {
-  out << where(d.location) << ": " << severity_name(d.severity) << ": " << d.message;
+  out << location_text(d.location) << ": " << severity_name(d.severity) << ": " << d.message;
   if (d.rule) out << " [" << d.rule->id << "]";
   out << "\n";
   for (const auto& n : d.notes) out << "    note: " << n << "\n";
