@@ -62,7 +62,7 @@ constexpr uint32_t member_bit_offset(uint32_t offset) { return offset & 0xffffff
 
 // Bytes that follow the 12-byte common part of a record of this kind.
 // nullopt for a kind that cannot be sized.
-inline std::optional<uint64_t> payload_size(uint32_t kind, uint32_t vlen) {
+constexpr std::optional<uint64_t> payload_size(uint32_t kind, uint32_t vlen) {
   switch (kind) {
     case kInt: case kVar: case kDeclTag: return 4;
     case kArray: return 12;

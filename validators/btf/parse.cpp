@@ -319,6 +319,27 @@ void Parser::check_type_section_placement() {
   if (!is_split(options_) && h.type_len == 0) f_.at_offset(rules::HDR_015, 12, "type_len is 0");
 }
 
+namespace {
+
+// payload_size() as two small tables, so that sizing a record is arithmetic
+// instead of a switch that mispredicts on every change of kind.
+struct PayloadShape {
+  uint32_t fixed = 0, per_item = 0;
+  bool known = false;
+};
+constexpr std::array<PayloadShape, 32> payload_shapes() {
+  std::array<PayloadShape, 32> t{};
+  for (uint32_t k = 0; k < 32; ++k) {
+    const auto none = payload_size(k, 0), one = payload_size(k, 1);
+    if (k == kUnknown || !none || !one) continue;
+    t[k] = {static_cast<uint32_t>(*none), static_cast<uint32_t>(*one - *none), true};
+  }
+  return t;
+}
+constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
+
+}  // namespace
+
 void Parser::walk_types() {
   const Header& h = btf_.hdr_;
   const uint8_t* begin = btf_.types_begin_;
@@ -338,15 +359,16 @@ void Parser::walk_types() {
     uint32_t info;
     std::memcpy(&info, begin + cur + 4, 4);
     const uint32_t kind = info_kind(info);
-    const auto payload = payload_size(kind, info_vlen(info));
-    if (kind == kUnknown || !payload) {
+    const PayloadShape& shape = kPayloadShapes[kind];
+    if (!shape.known) {
       f_.at_offset(rules::TYPE_003, at + 4, "type " + std::to_string(id) + ": kind " + std::to_string(kind));
       return;
     }
-    if (*payload > left - kTypeRecordSize) {
+    const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
+    if (payload > left - kTypeRecordSize) {
       f_.at_offset(rules::TYPE_004, at,
                    "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " +
-                       std::to_string(*payload) + " bytes after its common part, " +
+                       std::to_string(payload) + " bytes after its common part, " +
                        std::to_string(left - kTypeRecordSize) + " left");
       return;
     }
@@ -354,7 +376,7 @@ void Parser::walk_types() {
     std::memcpy(&size_or_type, begin + cur + 8, 4);
     btf_.heads_.push_back({info, size_or_type, cur});
     btf_.kinds_.push_back(static_cast<uint8_t>(kind));
-    cur += kTypeRecordSize + static_cast<uint32_t>(*payload);
+    cur += kTypeRecordSize + static_cast<uint32_t>(payload);
     ++id;
   }
   btf_.types_complete_ = true;
