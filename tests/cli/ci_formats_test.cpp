@@ -13,6 +13,7 @@
 
 #include "synth/btf_builder.h"
 #include "tests/support/ci_formats.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/compressors.h"
 #include "tests/support/elf_builder.h"
 
@@ -21,36 +22,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
 fs::path scratch_dir() {
   const fs::path dir = fs::temp_directory_path() / ("elfmeta-ci-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Runs elfmeta in `cwd`, so that SARIF's relative URIs are predictable.
-CliRun elfmeta(const std::string& args, const fs::path& cwd = scratch_dir()) {
-  const fs::path dir = scratch_dir();
-  const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(ELFMETA_CLI) + " " + args + " >" +
-                          (dir / "out").string() + " 2>" + (dir / "err").string();
-  CliRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  return r;
-}
+CliRun elfmeta(const std::string& args, const fs::path& cwd = scratch_dir()) { return run_cli(args, cwd); }
 
 std::string write_file(const std::string& name, const std::vector<uint8_t>& bytes) {
   const fs::path p = scratch_dir() / name;

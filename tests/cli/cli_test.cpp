@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/deb_builder.h"
 #include "synth/btf_builder.h"
 #include "synth/elf_writer.h"
@@ -21,28 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
-CliRun elfmeta(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / ("elfmeta-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string cmd = std::string(ELFMETA_CLI) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  CliRun r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  auto slurp = [](const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  return r;
-}
+CliRun elfmeta(const std::string& args) { return run_cli(args); }
 
 std::string write_blob(const std::string& name, const std::vector<uint8_t>& bytes) {
   const fs::path p = fs::temp_directory_path() / ("elfmeta-cli-" + std::to_string(::getpid()) + "-" + name);

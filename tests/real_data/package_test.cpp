@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/debian_kernels.h"
 
 namespace elfmeta::testing {
@@ -18,19 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int status = -1;
-  std::string out;
-};
-
-CliResult cli(const std::string& args) {
-  const fs::path out = fs::temp_directory_path() / ("elfmeta-package-" + std::to_string(::getpid()));
-  const int raw = std::system((std::string(ELFMETA_CLI) + " " + args + " >" + out.string()).c_str());
-  std::ifstream in(out);
-  std::stringstream s;
-  s << in.rdbuf();
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, s.str()};
-}
+CliRun cli(const std::string& args) { return run_cli(args); }
 
 class DebianPackage : public DebianTreeTest {
  protected:
@@ -45,7 +34,7 @@ class DebianPackage : public DebianTreeTest {
 TEST_P(DebianPackage, WholePackageHasNoErrors) {
   const fs::path p = deb();
   ASSERT_FALSE(p.empty()) << package_ << ": no .deb in the cache";
-  const CliResult r = cli("check -j 2 " + p.string());
+  const CliRun r = cli("check -j 2 " + p.string());
   EXPECT_EQ(r.status, 0) << r.out.substr(r.out.size() > 4000 ? r.out.size() - 4000 : 0);
   const size_t modules = GetParam() == "debian-6.1" ? 1121 : 1138;
   EXPECT_NE(r.out.find("elfmeta: " + std::to_string(modules + 1) + " inputs, 0 errors"), std::string::npos)
@@ -60,7 +49,7 @@ TEST_P(DebianPackage, MatchesItsBaseline) {
   const fs::path p = deb();
   ASSERT_FALSE(p.empty());
   const std::string baseline = std::string(ELFMETA_SOURCE_DIR) + "/regress/baselines/" + GetParam() + "-cloud-amd64.json";
-  const CliResult r = cli("diff " + baseline + " " + p.string());
+  const CliRun r = cli("diff " + baseline + " " + p.string());
   std::cout << r.out.substr(0, 3000);
   EXPECT_EQ(r.status, 0) << "findings appeared since the baseline (a new Debian release? then review and "
                             "regenerate it with elfmeta stats -o)";
