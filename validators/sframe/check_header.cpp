@@ -83,16 +83,29 @@ void check_counts(const SframeTable& t, SframeFindings& f) {
     complete &= t.blocks[i].complete;
     bytes += t.blocks[i].end - t.blocks[i].begin;
   }
+  // libsframe 2.40 byte-swaps a foreign-endian section by walking every
+  // FDE's FREs, and refuses the section unless the walk visits num_fres
+  // FREs and ends at fre_len (its native-order path checks neither).
+  const bool swapped_by_libsframe = (f.consumer() & kLibsframe) && t.bytes.endian() != host_endian();
+  const auto severity = swapped_by_libsframe ? std::optional<Severity>(Severity::Error) : std::nullopt;
+  const auto enforced = swapped_by_libsframe ? std::optional<uint32_t>(kLibsframe) : std::nullopt;
   if (h.version != 3 || complete)  // v3 counts live in the records, read only with them
     if (fres != h.num_fres)
-      f.at_section(rules::HDR_013, 12, "num_fres " + std::to_string(h.num_fres) + ", the FDEs hold " + std::to_string(fres));
+      f.at_section(rules::HDR_013, 12, "num_fres " + std::to_string(h.num_fres) + ", the FDEs hold " + std::to_string(fres),
+                   severity, enforced);
   if (!complete) return;
   if (bytes != h.fre_len)
-    f.at_section(rules::HDR_014, 16, "fre_len " + std::to_string(h.fre_len) + ", the FRE blocks take " + std::to_string(bytes));
+    f.at_section(rules::HDR_014, 16, "fre_len " + std::to_string(h.fre_len) + ", the FRE blocks take " + std::to_string(bytes),
+                 severity, enforced);
   // Blocks overlap where a byte of the FRE sub-section belongs to two of
   // them: one bit per byte, in FDE order (no sort of 20,000 blocks).
   const uint64_t base = t.fre_base();
-  std::vector<uint64_t> taken((h.fre_len + 63) / 64, 0);
+  // Sized by the bytes the blocks cover (inside the section), not by
+  // fre_len: a claimed 0xffffffff wrapped to an empty bitmap in 32 bits, and
+  // would be a 512 MB one in 64.
+  uint64_t extent = 0;
+  for (const FreRange& b : t.blocks) extent = std::max(extent, b.end - base);
+  std::vector<uint64_t> taken((extent + 63) / 64, 0);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FreRange& b = t.blocks[i];
     bool overlap = false;
