@@ -29,7 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     sframe_frame_row_entry fre;
     sframe_find_fre(d, start, &fre);
-    sframe_find_fre(d, start + static_cast<int32_t>(fsize / 2), &fre);
+    // The middle of the function, wrapping as addresses do (a size near
+    // 4 GiB overflowed the signed sum).
+    sframe_find_fre(d, static_cast<int32_t>(static_cast<uint32_t>(start) + fsize / 2), &fre);
   }
   sframe_decoder_free(&d);
   return 0;

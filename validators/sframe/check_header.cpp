@@ -131,22 +131,26 @@ void check_tail(const SframeTable& t, SframeFindings& f) {
   const auto tail = t.bytes.bytes().subspan(static_cast<size_t>(end));
   // Another section's header after this one's content: concatenated by a
   // linker that does not know SFrame.
+  // libsframe 2.40 refuses every byte past the FREs of a section it
+  // byte-swaps, a concatenated section's included.
+  const bool libsframe = f.consumer() & kLibsframe;
+  const bool swapped_by_libsframe = libsframe && t.bytes.endian() != host_endian();
   const uint8_t m0 = t.bytes.bytes()[0], m1 = t.bytes.bytes()[1];
   for (uint64_t at = (end + 3) & ~uint64_t(3); at + kHeaderSize <= t.bytes.size(); at += 4) {
     const auto p = t.bytes.bytes().subspan(static_cast<size_t>(at));
     if (p[0] == m0 && p[1] == m1 && p[2] >= 1 && p[2] <= 3) {
       f.at_section(rules::ELF_010, at, "another SFrame header at " + std::to_string(at) + ", after this one's " +
                                            std::to_string(end) + " bytes");
-      return;
+      if (!swapped_by_libsframe) return;
+      break;
     }
   }
   const auto nonzero = std::find_if(tail.begin(), tail.end(), [](uint8_t b) { return b != 0; });
-  const bool libsframe = f.consumer() & kLibsframe;
   if (nonzero != tail.end()) {
     f.at_section(rules::HDR_012, end + static_cast<uint64_t>(nonzero - tail.begin()),
                  std::to_string(tail.size()) + " bytes after the FREs, not all zero",
-                 libsframe && t.bytes.endian() != host_endian() ? Severity::Error : Severity::Warning);
-  } else if (libsframe && t.bytes.endian() != host_endian()) {
+                 swapped_by_libsframe ? Severity::Error : Severity::Warning);
+  } else if (swapped_by_libsframe) {
     // libsframe 2.40 byte-swaps a foreign section through a path that
     // refuses any bytes past the FREs, zeros included.
     f.at_section(rules::HDR_012, end,
