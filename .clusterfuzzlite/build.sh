@@ -9,6 +9,11 @@ cmake --build "$build"
 for target in "$build"/fuzz/fuzz_*; do
   [ -x "$target" ] && [ -f "$target" ] && cp "$target" "$OUT/"
 done
+# Dictionaries: $OUT/<target>.dict, which the engine passes as -dict.
+while read -r target dict; do
+  case $target in ''|'#'*) continue ;; esac
+  cp "$SRC/elfmeta/fuzz/dict/$dict" "$OUT/$target.dict"
+done < "$SRC/elfmeta/fuzz/dict/targets"
 for seeds in "$SRC"/elfmeta/fuzz/corpus/*/; do
   name=$(basename "$seeds")
   (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)

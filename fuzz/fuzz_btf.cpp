@@ -2,6 +2,8 @@
 // newest kernel and as libbpf 1.1 sees it.
 #include "btf/verifier.h"
 #include "core/diagnostic.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/btf_mutator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elfmeta;
@@ -14,3 +16,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   btf::check_btf({data, size}, nullptr, options, "fuzz", "", sink);
   return 0;
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_btf, elfmeta::fuzz::cross_over_btf)

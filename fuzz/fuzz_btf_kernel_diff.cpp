@@ -10,6 +10,8 @@
 #include "core/diagnostic.h"
 #include "core/report.h"
 #include "oracle/kernel_btf_oracle.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/btf_mutator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elfmeta;
@@ -37,3 +39,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                why.str().c_str());
   std::abort();
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_btf, elfmeta::fuzz::cross_over_btf)

@@ -13,6 +13,8 @@
 #include "btf/verifier.h"
 #include "core/diagnostic.h"
 #include "core/report.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/btf_mutator.h"
 
 namespace {
 
@@ -49,3 +51,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                ours ? "accepts" : "rejects", why.c_str());
   std::abort();
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_btf, elfmeta::fuzz::cross_over_btf)

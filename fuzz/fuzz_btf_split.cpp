@@ -3,6 +3,8 @@
 #include "btf/verifier.h"
 #include "core/diagnostic.h"
 #include "fuzz_support.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/btf_mutator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elfmeta;
@@ -14,3 +16,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (base.btf) btf::check_btf(module_bytes, &base, options, "module", "", sink);
   return 0;
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_btf_split, nullptr)

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/btf_mutator.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   struct btf* btf = btf__new(data, static_cast<__u32>(size));
   if (!btf || libbpf_get_error(btf)) return 0;
@@ -22,3 +25,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   btf__free(btf);
   return 0;
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_btf, elfmeta::fuzz::cross_over_btf)

@@ -4,6 +4,8 @@
 #include <sframe-api.h>
 
 #include "sframe_guard.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/sframe_mutator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto g = elfmeta::fuzz::sframe_for_libsframe(data, size);
@@ -27,8 +29,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     sframe_frame_row_entry fre;
     sframe_find_fre(d, start, &fre);
-    sframe_find_fre(d, start + static_cast<int32_t>(fsize / 2), &fre);
+    // The middle of the function, wrapping as addresses do (a size near
+    // 4 GiB overflowed the signed sum).
+    sframe_find_fre(d, static_cast<int32_t>(static_cast<uint32_t>(start) + fsize / 2), &fre);
   }
   sframe_decoder_free(&d);
   return 0;
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_sframe, elfmeta::fuzz::cross_over_sframe)

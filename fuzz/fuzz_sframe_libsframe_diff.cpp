@@ -7,6 +7,8 @@
 #include <cstdlib>
 
 #include "sframe_guard.h"
+#include "fuzz/custom_mutator.h"
+#include "fuzz/mutators/sframe_mutator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elfmeta;
@@ -51,3 +53,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sframe_decoder_free(&d);
   return 0;
 }
+
+ELFMETA_FUZZ_CUSTOM_MUTATOR(elfmeta::fuzz::mutate_sframe, elfmeta::fuzz::cross_over_sframe)

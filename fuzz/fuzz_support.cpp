@@ -4,7 +4,10 @@
 
 #include "btf/artifact_check.h"
 #include "core/diagnostic.h"
+#include "orc/orc_format.h"
 #include "orc/verifier.h"
+#include "sframe/lookup.h"
+#include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
 #include "synth/elf_writer.h"
 
@@ -35,6 +38,53 @@ std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_
   if (size < 2) return {{}, {data, size}};
   const size_t head = std::min<size_t>(size - 2, size_t(data[0]) | size_t(data[1]) << 8);
   return {{data + 2, head}, {data + 2 + head, size - 2 - head}};
+}
+
+// The length-prefixed head is .orc_unwind_ip, the rest .orc_unwind, in a
+// kernel-like linked image (so every image rule runs); the first byte of the
+// rest chooses the layout through an .orc_header.
+void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
+  const auto [ip, rest] = split(data, size);
+  if (rest.empty()) return;
+  std::vector<SectionSpec> sections{{".orc_unwind_ip", {ip.begin(), ip.end()}, SHF_ALLOC},
+                                    {".orc_unwind", {rest.begin() + 1, rest.end()}, SHF_ALLOC},
+                                    {"__ksymtab", std::vector<uint8_t>(16, 0), SHF_ALLOC},
+                                    {".orc_lookup", std::vector<uint8_t>(64, 0), SHF_ALLOC}};
+  if (rest[0] & 1) sections.push_back({".orc_header", std::vector<uint8_t>(orc::kHeaderSize, rest[0]), SHF_ALLOC});
+  auto opened = input::open_bytes("fuzz", linked_elf(sections, ET_EXEC));
+  if (!opened.artifact) return;
+  orc::OrcOptions options;
+  options.cfi = false;
+  if (rest[0] & 2) options.kernel = Release{6, 1};
+  orc::check_orc(*opened.artifact, options, sink);
+}
+
+// When the first byte is odd, the section is the .sframe of a linked file.
+void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
+  if (size < 1) return;
+  std::vector<uint8_t> section(data + 1, data + size);
+  std::unique_ptr<input::Artifact> a;
+  if (data[0] & 1) {
+    auto opened = input::open_bytes("fuzz", linked_elf({{".sframe", section, SHF_ALLOC}}, ET_DYN));
+    a = std::move(opened.artifact);
+  } else {
+    a = std::make_unique<input::Artifact>();
+    a->kind = input::ArtifactKind::RawSframe;
+    auto bytes = std::make_shared<std::vector<uint8_t>>(std::move(section));
+    a->raw = a->content = *bytes;
+    a->storage.push_back(bytes);
+  }
+  if (!a) return;
+  sframe::check_sframe(*a, {kLibsframe, true}, sink);
+  sframe::check_sframe(*a, {kSframeKernel, false}, sink);
+  // Lookups over the model the checks read.
+  DiagnosticList discard;
+  sframe::SframeFindings f("fuzz", discard, kNoConsumer);
+  if (const auto t = sframe::read_sframe(*a, f); t && t->usable)
+    for (size_t i = 0; i < t->fdes.size() && i < 64; ++i) {
+      sframe::find_fre(*t, t->starts[i].address);
+      sframe::find_fre(*t, t->starts[i].address + t->fdes[i].size / 2);
+    }
 }
 
 }  // namespace elfmeta::fuzz

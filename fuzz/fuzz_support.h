@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnostic.h"
 #include "input/artifact.h"
 
 namespace elfmeta::fuzz {
@@ -27,6 +28,13 @@ struct SectionSpec {
   uint64_t flags = 0;
 };
 std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type);
+
+// fuzz_orc's input (u16 length, .orc_unwind_ip, layout byte, .orc_unwind)
+// checked as a kernel image; and fuzz_sframe's (mode byte, section) raw or
+// in a linked file, by both consumers, with lookups. Here rather than in the
+// targets so that the mutator tests see the same findings.
+void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
+void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 
 // Splits fuzzer input into a length-prefixed head (first 2 bytes give its
 // size) and the rest.

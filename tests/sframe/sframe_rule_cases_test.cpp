@@ -334,6 +334,35 @@ TEST(SframeConsumer, VersionIsCheckedForTheSelectedReader) {
   swapped.endian = Endian::Little;
   swapped.abi = sframe::kAarch64Le;
   EXPECT_TRUE(check_plan(swapped, SframeFile::Raw, kLibsframe).rules.empty());
+  // A header num_fres or fre_len that disagrees with the FREs: refused by
+  // libsframe 2.40 only when it byte-swaps the section (found by
+  // fuzz_sframe_libsframe_diff with the SFrame mutator).
+  for (const bool big : {true, false}) {
+    auto counts = synth::typical_sframe(1, big ? sframe::kAarch64Be : sframe::kAarch64Le, 2);
+    counts.endian = big ? Endian::Big : Endian::Little;
+    counts.num_fres = 7;
+    const Fired fres = check_plan(counts, SframeFile::Raw, kLibsframe);
+    EXPECT_EQ(fres.rules, std::set<std::string>{"SFRAME-HDR-013"}) << fres.listing;
+    EXPECT_EQ(fres.errors, big ? 1u : 0u) << fres.listing;
+    counts.num_fres.reset();
+    counts.fre_len = static_cast<uint32_t>(synth::encode_sframe(counts, SframeFile::Raw).bytes.size() - 28 - 2 * 17 + 4);
+    counts.tail = {0, 0, 0, 0};  // the bytes fre_len claims
+    const Fired len = check_plan(counts, SframeFile::Raw, kLibsframe);
+    EXPECT_EQ(len.rules.count("SFRAME-HDR-014"), 1u) << len.listing;
+    EXPECT_EQ(len.errors, big ? 1u : 0u) << len.listing;
+  }
+  // An FRE of a PC-mask FDE starting at the function's size: its start is
+  // block-relative, but libsframe 2.40 asserts it is below the size.
+  auto mask = synth::typical_sframe(1, sframe::kAmd64Le, 1);
+  mask.fdes[0].pc_type = sframe::kPcMask;
+  mask.fdes[0].fres.resize(2);
+  mask.fdes[0].size = mask.fdes[0].fres[1].start;
+  EXPECT_EQ(check_plan(mask, SframeFile::Raw).rules.count("SFRAME-FRE-005"), 0u);
+  const Fired masked = check_plan(mask, SframeFile::Raw, kLibsframe);
+  EXPECT_EQ(masked.rules.count("SFRAME-FRE-005"), 1u) << masked.listing;
+  EXPECT_GE(masked.errors, 1u) << masked.listing;
+  mask.fdes[0].size = 0;  // in a function of size 0 only a start of 0 passes
+  EXPECT_EQ(check_plan(mask, SframeFile::Raw, kLibsframe).rules.count("SFRAME-FRE-005"), 1u);
   // A tie of FDE starts: refused by the kernel only.
   auto p = plan(3);
   p.fdes[1].offset = p.fdes[0].offset;

@@ -83,19 +83,29 @@ void check_counts(const SframeTable& t, SframeFindings& f) {
     complete &= t.blocks[i].complete;
     bytes += t.blocks[i].end - t.blocks[i].begin;
   }
+  // libsframe 2.40 byte-swaps a foreign-endian section by walking every
+  // FDE's FREs, and refuses the section unless the walk visits num_fres
+  // FREs and ends at fre_len (its native-order path checks neither).
+  const bool swapped_by_libsframe = (f.consumer() & kLibsframe) && t.bytes.endian() != host_endian();
+  const auto severity = swapped_by_libsframe ? std::optional<Severity>(Severity::Error) : std::nullopt;
+  const auto enforced = swapped_by_libsframe ? std::optional<uint32_t>(kLibsframe) : std::nullopt;
   if (h.version != 3 || complete)  // v3 counts live in the records, read only with them
     if (fres != h.num_fres)
-      f.at_section(rules::HDR_013, 12, "num_fres " + std::to_string(h.num_fres) + ", the FDEs hold " + std::to_string(fres));
+      f.at_section(rules::HDR_013, 12, "num_fres " + std::to_string(h.num_fres) + ", the FDEs hold " + std::to_string(fres),
+                   severity, enforced);
   if (!complete) return;
   if (bytes != h.fre_len)
-    f.at_section(rules::HDR_014, 16, "fre_len " + std::to_string(h.fre_len) + ", the FRE blocks take " + std::to_string(bytes));
+    f.at_section(rules::HDR_014, 16, "fre_len " + std::to_string(h.fre_len) + ", the FRE blocks take " + std::to_string(bytes),
+                 severity, enforced);
   // Blocks overlap where a byte of the FRE sub-section belongs to two of
   // them: one bit per byte, in FDE order (no sort of 20,000 blocks).
   const uint64_t base = t.fre_base();
-  // Sized by where the blocks end, not by fre_len: that may be wrong (HDR-014 above).
-  uint64_t span = 0;
-  for (size_t i = 0; i < t.fdes.size(); ++i) span = std::max(span, t.blocks[i].end - base);
-  std::vector<uint64_t> taken((span + 63) / 64, 0);
+  // Sized by the bytes the blocks cover (inside the section), not by
+  // fre_len: a claimed 0xffffffff wrapped to an empty bitmap in 32 bits, and
+  // would be a 512 MB one in 64.
+  uint64_t extent = 0;
+  for (const FreRange& b : t.blocks) extent = std::max(extent, b.end - base);
+  std::vector<uint64_t> taken((extent + 63) / 64, 0);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FreRange& b = t.blocks[i];
     bool overlap = false;
@@ -121,22 +131,26 @@ void check_tail(const SframeTable& t, SframeFindings& f) {
   const auto tail = t.bytes.bytes().subspan(static_cast<size_t>(end));
   // Another section's header after this one's content: concatenated by a
   // linker that does not know SFrame.
+  // libsframe 2.40 refuses every byte past the FREs of a section it
+  // byte-swaps, a concatenated section's included.
+  const bool libsframe = f.consumer() & kLibsframe;
+  const bool swapped_by_libsframe = libsframe && t.bytes.endian() != host_endian();
   const uint8_t m0 = t.bytes.bytes()[0], m1 = t.bytes.bytes()[1];
   for (uint64_t at = (end + 3) & ~uint64_t(3); at + kHeaderSize <= t.bytes.size(); at += 4) {
     const auto p = t.bytes.bytes().subspan(static_cast<size_t>(at));
     if (p[0] == m0 && p[1] == m1 && p[2] >= 1 && p[2] <= 3) {
       f.at_section(rules::ELF_010, at, "another SFrame header at " + std::to_string(at) + ", after this one's " +
                                            std::to_string(end) + " bytes");
-      return;
+      if (!swapped_by_libsframe) return;
+      break;
     }
   }
   const auto nonzero = std::find_if(tail.begin(), tail.end(), [](uint8_t b) { return b != 0; });
-  const bool libsframe = f.consumer() & kLibsframe;
   if (nonzero != tail.end()) {
     f.at_section(rules::HDR_012, end + static_cast<uint64_t>(nonzero - tail.begin()),
                  std::to_string(tail.size()) + " bytes after the FREs, not all zero",
-                 libsframe && t.bytes.endian() != host_endian() ? Severity::Error : Severity::Warning);
-  } else if (libsframe && t.bytes.endian() != host_endian()) {
+                 swapped_by_libsframe ? Severity::Error : Severity::Warning);
+  } else if (swapped_by_libsframe) {
     // libsframe 2.40 byte-swaps a foreign section through a path that
     // refuses any bytes past the FREs, zeros included.
     f.at_section(rules::HDR_012, end,

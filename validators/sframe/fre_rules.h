@@ -185,6 +185,14 @@ inline void FreRules::apply(size_t k, const Fre& fre, const Fre* previous, Repor
       report(rules::FRE_007, fre, [&] {
         return "starts at " + std::to_string(fre.start) + " in a " + std::to_string(block) + "-byte block";
       });
+    // libsframe 2.40 asserts every FRE starts before the function's end
+    // (at 0 in a function of size 0), block-relative starts of PC-mask FDEs
+    // included (found by fuzz_libsframe with the SFrame mutator).
+    if (consumer_ & kLibsframe && fre.start >= d_.size && (d_.size || fre.start))
+      report(rules::FRE_005, fre, [&] {
+        return "starts at " + std::to_string(fre.start) + " in a PC-mask FDE of a " + std::to_string(d_.size) +
+               "-byte function: libsframe 2.40 asserts on it";
+      }, Severity::Error);
     return;
   }
   if (fre.start > d_.size)
