@@ -60,11 +60,16 @@ const Rule HDR_012{"SFRAME-HDR-012", Severity::Warning, kLs, "non-zero bytes aft
                    "a foreign-endian section).",
                    "", ""};
 const Rule HDR_013{"SFRAME-HDR-013", Severity::Error, kLint, "num_fres is not the sum of the FDEs' FRE counts",
-                   "The header's FRE count must equal the sum over the FDEs; tools that trust it print wrong rows.",
+                   "The header's FRE count must equal the sum over the FDEs; tools that trust it print wrong rows. "
+                   "libsframe 2.40 refuses a section of the other byte order whose count disagrees (its "
+                   "byte-swapping path walks the FREs by the header's counts), so under --consumer libsframe "
+                   "this is an error there.",
                    "", ""};
 const Rule HDR_014{"SFRAME-HDR-014", Severity::Error, kLint, "fre_len does not match the FRE blocks, or blocks overlap",
                    "fre_len is the byte length of all FRE blocks (plus the 5-byte attribute records in v3); the "
-                   "blocks of different functions must not share bytes.",
+                   "blocks of different functions must not share bytes. libsframe 2.40 refuses a section of the "
+                   "other byte order whose fre_len disagrees with its FREs, so under --consumer libsframe this is "
+                   "an error there.",
                    "", ""};
 const Rule HDR_015{"SFRAME-HDR-015", Severity::Warning, kK, "no FDEs or no FREs",
                    "Valid for libsframe and ld, but the kernel refuses a section without entries.",
