@@ -41,6 +41,20 @@ TEST(Stats, RefusesWhatIsNotAStatsFile) {
   EXPECT_TRUE(from_json(R"({"elfmeta_stats": 1})", error)) << error;
 }
 
+TEST(Stats, MovedCountsAreTheFlatPathsThatDiffer) {
+  Stats o, n;
+  o.btf["module"].kinds = {{"STRUCT", 4}, {"FWD", 1}};
+  n.btf["module"].kinds = {{"STRUCT", 6}};
+  n.findings["BTF-TYPE-007"] = {2, 0, 0};
+  o.orc["kernel image"].types = n.orc["kernel image"].types = {{"call", 9}};
+  const auto moved = moved_counts(o, n);
+  std::map<std::string, int64_t> deltas;
+  for (const auto& m : moved) deltas[m.path] = m.delta();
+  EXPECT_EQ(deltas, (std::map<std::string, int64_t>{
+                        {"btf.module.kinds.FWD", -1}, {"btf.module.kinds.STRUCT", 2}, {"findings.BTF-TYPE-007", 2}}));
+  EXPECT_TRUE(moved_counts(n, n).empty());
+}
+
 TEST(Stats, StableArtifactNames) {
   EXPECT_EQ(stable_artifact_name("vmlinuz-6.12.9-cloud-amd64", "kernel image"), "vmlinux");
   EXPECT_EQ(stable_artifact_name("sunrpc.ko.xz", "module"), "sunrpc.ko");

@@ -137,8 +137,7 @@ int run_check(Args args) {
   RunSummary summary;
   summary.inputs = results.size();
   summary.kernel = kernels_used(results);
-  summary.consumer = std::string(consumer_name(s.btf.consumer));
-  if (s.btf.consumer == kLibbpf) summary.consumer += " " + s.btf.libbpf.str();
+  summary.consumer = consumer_used(s);
   std::vector<ReportedInput> reported;  // SARIF and JUnit are whole documents: written once, at the end
   for (auto& r : results) {
     if (!r.artifact) {

@@ -248,6 +248,12 @@ std::string artifact_kind(const input::Artifact& a) {
   return "executable";
 }
 
+std::string consumer_used(const CheckSettings& s) {
+  std::string consumer(consumer_name(s.btf.consumer));
+  if (s.btf.consumer == kLibbpf) consumer += " " + s.btf.libbpf.str();
+  return consumer;
+}
+
 std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::string& error) {
   if (s.kallsyms != "auto" && s.kallsyms != "none") {
     std::string why;

@@ -20,6 +20,7 @@
 #include "input/symbols.h"
 #include "orc/verifier.h"
 #include "sframe/verifier.h"
+#include "stats/stats.h"
 
 namespace elfmeta::cli {
 
@@ -113,5 +114,12 @@ std::string kernels_used(const std::vector<InputResult>& results);
 
 // How the closing table groups artifacts.
 std::string artifact_kind(const input::Artifact& a);
+
+// "bpf-load", "libbpf 1.1": the consumer the summary names.
+std::string consumer_used(const CheckSettings& s);
+
+// The counts of a run (stats_command.cpp): what stats writes, diff compares
+// and report charts against a baseline.
+stats::Stats stats_of(const CheckRun& run, const std::vector<std::string>& inputs);
 
 }  // namespace elfmeta::cli

@@ -32,6 +32,7 @@ class Args {
 int run_check(Args args);
 int run_stats(Args args);
 int run_diff(Args args);
+int run_report(Args args);
 int run_rules(Args args);
 int run_kernels(Args args);
 int run_explain(Args args);

@@ -15,8 +15,6 @@
 
 namespace elfmeta::cli {
 
-stats::Stats stats_of(const CheckRun& run, const std::vector<std::string>& inputs);
-
 namespace {
 
 // One side of the comparison.
@@ -129,41 +127,13 @@ void write_type_changes(std::ostream& out, const Side& old_side, const Side& new
   if (modules_changed) out << modules_changed << " modules with BTF changes\n";
 }
 
-// Every count of the stats file as "path: value", for a flat comparison.
-std::map<std::string, uint64_t> flatten(const stats::Stats& s) {
-  std::map<std::string, uint64_t> out;
-  for (const auto& [kind, n] : s.artifacts) out["artifacts." + kind] = n;
-  for (const auto& [kind, b] : s.btf) {
-    const std::string p = "btf." + kind + ".";
-    out[p + "blobs"] = b.blobs;
-    out[p + "types"] = b.types;
-    out[p + "type_bytes"] = b.type_bytes;
-    out[p + "string_bytes"] = b.string_bytes;
-    for (const auto& [k, n] : b.kinds) out[p + "kinds." + k] = n;
-  }
-  for (const auto& [kind, o] : s.orc) {
-    out["orc." + kind + ".entries"] = o.entries;
-    for (const auto& [t, n] : o.types) out["orc." + kind + ".types." + t] = n;
-  }
-  for (const auto& [kind, f] : s.sframe) {
-    out["sframe." + kind + ".fdes"] = f.fdes;
-    out["sframe." + kind + ".fres"] = f.fres;
-  }
-  for (const auto& [rule, c] : s.findings) out["findings." + rule] = c.total();
-  return out;
-}
-
 void write_stat_deltas(std::ostream& out, const stats::Stats& o, const stats::Stats& n) {
-  const auto a = flatten(o), b = flatten(n);
-  std::map<std::string, std::pair<uint64_t, uint64_t>> moved;
-  for (const auto& [k, v] : a)
-    if (auto it = b.find(k); it == b.end() || it->second != v) moved[k] = {v, it == b.end() ? 0 : it->second};
-  for (const auto& [k, v] : b)
-    if (!a.count(k)) moved[k] = {0, v};
+  const auto moved = stats::moved_counts(o, n);
   out << "counts: " << moved.size() << " changed\n";
-  for (const auto& [k, v] : moved) {
-    const int64_t delta = int64_t(v.second) - int64_t(v.first);
-    out << "  " << k << ": " << v.first << " -> " << v.second << " (" << (delta > 0 ? "+" : "") << delta << ")\n";
+  for (const auto& m : moved) {
+    const int64_t delta = m.delta();
+    out << "  " << m.path << ": " << m.old_count << " -> " << m.new_count << " (" << (delta > 0 ? "+" : "") << delta
+        << ")\n";
   }
 }
 

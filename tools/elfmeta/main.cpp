@@ -30,6 +30,10 @@ constexpr const char* kUsage =
     "                         BTF types added/removed/changed, stats deltas, findings\n"
     "                         that appeared or disappeared; exit 1 when NEW has a\n"
     "                         finding OLD did not\n"
+    "  report [CHECK OPTIONS] [--baseline STATS.json] -o FILE.html INPUT...\n"
+    "                         one self-contained HTML page (no network): summary,\n"
+    "                         findings per rule and per artifact, charts; counts\n"
+    "                         against the baseline when given\n"
     "  kernels [--docs FILE]  list the version gates behind --kernel\n"
     "  rules [--format text|json]   list every rule\n"
     "  rules --docs DIR             write one Markdown page per rule\n"
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "check") return elfmeta::cli::run_check(std::move(args));
     if (command == "stats") return elfmeta::cli::run_stats(std::move(args));
     if (command == "diff") return elfmeta::cli::run_diff(std::move(args));
+    if (command == "report") return elfmeta::cli::run_report(std::move(args));
     if (command == "rules") return elfmeta::cli::run_rules(std::move(args));
     if (command == "kernels") return elfmeta::cli::run_kernels(std::move(args));
     if (command == "explain") return elfmeta::cli::run_explain(std::move(args));

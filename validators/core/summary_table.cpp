@@ -8,7 +8,7 @@
 
 namespace elfmeta {
 
-void SummaryTable::add(const std::string& kind, const std::vector<Diagnostic>& diagnostics) {
+void SummaryTable::add(const std::string& kind, std::span<const Diagnostic> diagnostics) {
   Tally& k = per_kind[kind];
   ++k.artifacts;
   std::set<std::string> rules_seen;

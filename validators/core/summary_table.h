@@ -5,6 +5,7 @@
 
 #include <map>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ struct SummaryTable {
   std::map<std::string, Tally> per_rule;  // rule ID
   // One checked artifact of `kind` and its diagnostics (counts past the
   // listing limit included).
-  void add(const std::string& kind, const std::vector<Diagnostic>& diagnostics);
+  void add(const std::string& kind, std::span<const Diagnostic> diagnostics);
 };
 
 void write_summary_table(std::ostream& out, const SummaryTable& table);

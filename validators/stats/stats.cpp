@@ -87,6 +87,42 @@ void Stats::add(const std::string& kind, const input::Artifact& a, const btf::Bt
   }
 }
 
+std::map<std::string, uint64_t> flatten(const Stats& s) {
+  std::map<std::string, uint64_t> out;
+  for (const auto& [kind, n] : s.artifacts) out["artifacts." + kind] = n;
+  for (const auto& [kind, b] : s.btf) {
+    const std::string p = "btf." + kind + ".";
+    out[p + "blobs"] = b.blobs;
+    out[p + "types"] = b.types;
+    out[p + "type_bytes"] = b.type_bytes;
+    out[p + "string_bytes"] = b.string_bytes;
+    for (const auto& [k, n] : b.kinds) out[p + "kinds." + k] = n;
+  }
+  for (const auto& [kind, o] : s.orc) {
+    out["orc." + kind + ".entries"] = o.entries;
+    for (const auto& [t, n] : o.types) out["orc." + kind + ".types." + t] = n;
+  }
+  for (const auto& [kind, f] : s.sframe) {
+    out["sframe." + kind + ".fdes"] = f.fdes;
+    out["sframe." + kind + ".fres"] = f.fres;
+  }
+  for (const auto& [rule, c] : s.findings) out["findings." + rule] = c.total();
+  return out;
+}
+
+std::vector<MovedCount> moved_counts(const Stats& o, const Stats& n) {
+  const auto a = flatten(o), b = flatten(n);
+  std::map<std::string, MovedCount> moved;
+  for (const auto& [path, v] : a)
+    if (auto it = b.find(path); it == b.end() || it->second != v)
+      moved[path] = {path, v, it == b.end() ? 0 : it->second};
+  for (const auto& [path, v] : b)
+    if (!a.count(path)) moved[path] = {path, 0, v};
+  std::vector<MovedCount> out;
+  for (auto& [path, m] : moved) out.push_back(std::move(m));
+  return out;
+}
+
 std::string to_json(const Stats& s) {
   json j;
   j["elfmeta_stats"] = kFormatVersion;

@@ -61,6 +61,19 @@ std::string stable_artifact_name(const input::Artifact& a);
 // Same, from a name as diagnostics carry it and the artifact's kind.
 std::string stable_artifact_name(const std::string& name, const std::string& kind);
 
+// Every count as "path: value" ("btf.module.kinds.STRUCT", "findings.BTF-TYPE-007"),
+// for comparisons that need no knowledge of the structure.
+std::map<std::string, uint64_t> flatten(const Stats& s);
+
+// A count that differs between two stats (absent on one side: 0 there).
+struct MovedCount {
+  std::string path;  // as flatten names it
+  uint64_t old_count = 0, new_count = 0;
+  int64_t delta() const { return int64_t(new_count) - int64_t(old_count); }
+};
+// Every count that moved from `o` to `n`, by path.
+std::vector<MovedCount> moved_counts(const Stats& o, const Stats& n);
+
 std::string to_json(const Stats& s);
 // nullopt with `error` set when `text` is not a stats file of this format.
 std::optional<Stats> from_json(const std::string& text, std::string& error);

@@ -1,0 +1,86 @@
+// elfmeta report: the run as one self-contained HTML page (summary, findings
+// per rule and per artifact, charts; against a stats baseline when given).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "check_run.h"
+#include "cli.h"
+#include "stats/html_report.h"
+
+namespace elfmeta::cli {
+namespace {
+
+std::optional<stats::Stats> load_baseline(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "--baseline " + path + ": cannot be read";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = stats::from_json(text.str(), error);
+  if (!parsed) error = "--baseline " + path + ": " + error;
+  return parsed;
+}
+
+stats::HtmlReport report_of(const CheckRun& run, const CheckSettings& s) {
+  stats::HtmlReport r;
+  r.inputs = s.inputs;
+  r.kernel = kernels_used(run.results);
+  r.consumer = consumer_used(s);
+  for (const auto& res : run.results) {
+    if (res.artifact)
+      r.artifacts.push_back({res.artifact->name, artifact_kind(*res.artifact), res.diagnostics});
+    else
+      r.unreadable.push_back(res.open_error);
+  }
+  r.stats = stats_of(run, s.inputs);
+  return r;
+}
+
+}  // namespace
+
+int run_report(Args args) {
+  std::string out_path, baseline_path, v;
+  std::vector<std::string> rest;
+  while (!args.done()) {
+    if (args.option("-o", v) || args.option("--output", v))
+      out_path = v;
+    else if (args.option("--baseline", v))
+      baseline_path = v;
+    else
+      rest.push_back(args.next());
+  }
+  if (out_path.empty()) throw UsageError("report needs -o FILE.html");
+  Args check_args(rest);
+  CheckSettings s = parse_check_settings(check_args);
+  std::string error;
+  std::optional<stats::Stats> baseline;
+  if (!baseline_path.empty() && !(baseline = load_baseline(baseline_path, error))) {
+    std::cerr << "elfmeta: " << error << "\n";
+    return 2;
+  }
+  PhaseClock clock;
+  auto run = run_checks(s, clock, error);
+  if (!run) {
+    std::cerr << "elfmeta: " << error << "\n";
+    return 2;
+  }
+  stats::HtmlReport report = report_of(*run, s);
+  report.baseline = std::move(baseline);
+  report.baseline_label = baseline_path;
+  for (const auto& line : report.unreadable) std::cerr << "elfmeta: " << line << "\n";
+  std::ofstream out(out_path, std::ios::binary);
+  stats::write_html_report(out, report);
+  out.close();
+  if (!out) {
+    std::cerr << "elfmeta: cannot write " << out_path << "\n";
+    return 2;
+  }
+  clock.lap("reporting");
+  if (s.timing) clock.write(std::cerr, s.jobs);
+  return report.unreadable.empty() ? 0 : 2;
+}
+
+}  // namespace elfmeta::cli
