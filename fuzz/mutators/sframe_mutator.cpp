@@ -30,18 +30,18 @@ class Decoder {
     const bool little = s_[0] == 0xe2 && s_[1] == 0xde, big = s_[0] == 0xde && s_[1] == 0xe2;
     if (!little && !big) return std::nullopt;
     r_ = ByteReader(s_, little ? Endian::Little : Endian::Big);
+    const Header h = decode_header(r_);
     p_.endian = r_.endian();
-    p_.version = r_.at<uint8_t>(2);
-    p_.flags = r_.at<uint8_t>(3);
-    p_.abi = r_.at<uint8_t>(4);
-    p_.fixed_fp = r_.at<int8_t>(5);
-    p_.fixed_ra = r_.at<int8_t>(6);
-    p_.auxhdr_len = r_.at<uint8_t>(7);
+    p_.version = h.version;
+    p_.flags = h.flags;
+    p_.abi = h.abi;
+    p_.fixed_fp = h.fixed_fp;
+    p_.fixed_ra = h.fixed_ra;
+    p_.auxhdr_len = h.auxhdr_len;
     p_.text_addr = 0;  // raw: start fields are addresses from the section
     const uint32_t stride = fde_size(p_.version);
-    const uint32_t num_fdes = r_.at<uint32_t>(8), fre_len = r_.at<uint32_t>(16);
-    const uint32_t fdeoff = r_.at<uint32_t>(20), freoff = r_.at<uint32_t>(24);
-    const uint64_t end = uint64_t(kHeaderSize) + p_.auxhdr_len;
+    const uint32_t num_fdes = h.num_fdes, fre_len = h.fre_len, fdeoff = h.fdeoff, freoff = h.freoff;
+    const uint64_t end = h.end();
     if (!stride || num_fdes > kMaxFdes || !r_.contains(end + fdeoff, uint64_t(num_fdes) * stride) ||
         !r_.contains(end + freoff, fre_len))
       return std::nullopt;

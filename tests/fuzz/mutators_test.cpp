@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "synth/fuzz_inputs.h"
 #include "btf/parse.h"
 #include "btf/verifier.h"
 #include "fuzz/fuzz_support.h"
@@ -21,6 +22,9 @@
 
 namespace elfmeta::fuzz {
 namespace {
+
+using synth::length_prefixed;
+using synth::section_of;
 
 constexpr int kMutants = 2000;
 
@@ -38,18 +42,6 @@ size_t flip_one_byte(uint8_t* data, size_t size, size_t max_size) {
   return size;
 }
 
-std::vector<uint8_t> length_prefixed(const std::vector<uint8_t>& head, const std::vector<uint8_t>& rest) {
-  std::vector<uint8_t> out{static_cast<uint8_t>(head.size()), static_cast<uint8_t>(head.size() >> 8)};
-  out.insert(out.end(), head.begin(), head.end());
-  out.insert(out.end(), rest.begin(), rest.end());
-  return out;
-}
-
-std::vector<uint8_t> section_of(const std::vector<uint8_t>& elf, const std::string& name) {
-  auto opened = input::open_bytes("seed", elf);
-  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
-  return s ? std::vector<uint8_t>(s->data.begin(), s->data.end()) : std::vector<uint8_t>{};
-}
 
 std::vector<std::vector<uint8_t>> btf_seeds() {
   std::vector<std::vector<uint8_t>> seeds;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "synth/fuzz_inputs.h"
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
@@ -16,6 +17,8 @@
 
 namespace fs = std::filesystem;
 using namespace elfmeta;
+using synth::length_prefixed;
+using synth::section_of;
 
 namespace {
 
@@ -27,18 +30,6 @@ void write(const std::string& target, const std::string& name, const std::vector
   std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::vector<uint8_t> length_prefixed(const std::vector<uint8_t>& head, const std::vector<uint8_t>& rest) {
-  std::vector<uint8_t> out{static_cast<uint8_t>(head.size()), static_cast<uint8_t>(head.size() >> 8)};
-  out.insert(out.end(), head.begin(), head.end());
-  out.insert(out.end(), rest.begin(), rest.end());
-  return out;
-}
-
-std::vector<uint8_t> section_of(const std::vector<uint8_t>& elf, const std::string& name) {
-  auto opened = input::open_bytes("seed", elf);
-  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
-  return s ? std::vector<uint8_t>(s->data.begin(), s->data.end()) : std::vector<uint8_t>{};
-}
 
 void btf_seeds() {
   for (uint64_t seed = 1; seed <= 6; ++seed) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/byte_reader.h"
+
 namespace elfmeta::sframe {
 
 inline constexpr uint16_t kMagic = 0xdee2;
@@ -30,6 +32,24 @@ struct Header {
 
   uint64_t end() const { return uint64_t(kHeaderSize) + auxhdr_len; }  // where offsets count from
 };
+
+// The 28 bytes of a header as stored (the reader has checked they exist).
+inline Header decode_header(const ByteReader& r) {
+  Header h;
+  h.magic = r.at<uint16_t>(0);
+  h.version = r.at<uint8_t>(2);
+  h.flags = r.at<uint8_t>(3);
+  h.abi = r.at<uint8_t>(4);
+  h.fixed_fp = r.at<int8_t>(5);
+  h.fixed_ra = r.at<int8_t>(6);
+  h.auxhdr_len = r.at<uint8_t>(7);
+  h.num_fdes = r.at<uint32_t>(8);
+  h.num_fres = r.at<uint32_t>(12);
+  h.fre_len = r.at<uint32_t>(16);
+  h.fdeoff = r.at<uint32_t>(20);
+  h.freoff = r.at<uint32_t>(24);
+  return h;
+}
 
 // The bytes of one FDE (v1/v2), or of a v3 index entry with its attribute
 // record, as stored.

@@ -51,20 +51,8 @@ class Reader {
       f_.at_section(rules::HDR_001, 0, std::to_string(data.size()) + " bytes, the header needs 28");
       return false;
     }
-    const ByteReader& r = t_.bytes;
-    Header& h = t_.header;
-    h.magic = r.at<uint16_t>(0);
-    h.version = r.at<uint8_t>(2);
-    h.flags = r.at<uint8_t>(3);
-    h.abi = r.at<uint8_t>(4);
-    h.fixed_fp = r.at<int8_t>(5);
-    h.fixed_ra = r.at<int8_t>(6);
-    h.auxhdr_len = r.at<uint8_t>(7);
-    h.num_fdes = r.at<uint32_t>(8);
-    h.num_fres = r.at<uint32_t>(12);
-    h.fre_len = r.at<uint32_t>(16);
-    h.fdeoff = r.at<uint32_t>(20);
-    h.freoff = r.at<uint32_t>(24);
+    t_.header = decode_header(t_.bytes);
+    const Header& h = t_.header;
     if (data.size() < h.end()) {
       f_.at_section(rules::HDR_001, 7, std::to_string(data.size()) + " bytes, the header with " +
                                            std::to_string(h.auxhdr_len) + " bytes of auxiliary header needs " +
