@@ -130,10 +130,6 @@ int run_check(Args args) {
   }
   const std::vector<InputResult>& results = run->results;
   const size_t opened_count = run->opened;
-  SummaryTable table;
-  for (const auto& r : results)
-    if (r.artifact) table.add(artifact_kind(*r.artifact), r.diagnostics);
-
   RunSummary summary;
   summary.inputs = results.size();
   summary.kernel = kernels_used(results);
@@ -154,7 +150,7 @@ int run_check(Args args) {
     }
     summary.add(r.diagnostics);
     reported.push_back(
-        input::reported_input(*r.artifact, r.kernel.release.str() + " (" + r.kernel.how + ")", r.diagnostics));
+        input::reported_input(*r.artifact, r.kernel.label(), r.diagnostics));
   }
   if (s.format == "json")
     write_json_summary(std::cout, summary);
@@ -164,7 +160,12 @@ int run_check(Args args) {
     write_junit(std::cout, reported, summary, s.werror);
   else
     write_text_summary(std::cout, summary);
-  if (s.format == "text" && opened_count > 1) write_summary_table(std::cout, table);
+  if (s.format == "text" && opened_count > 1) {
+    SummaryTable table;
+    for (const auto& r : results)
+      if (r.artifact) table.add(artifact_kind(*r.artifact), r.diagnostics);
+    write_summary_table(std::cout, table);
+  }
   std::cout.flush();
   clock.lap("reporting");
   if (s.timing) clock.write(std::cerr, s.jobs);

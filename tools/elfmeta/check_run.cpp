@@ -11,6 +11,7 @@
 #include "input/kernel_package.h"
 #include "input/kernel_release.h"
 #include "progress.h"
+#include "stats/stats.h"
 
 namespace elfmeta::cli {
 
@@ -221,7 +222,7 @@ std::string kernels_used(const std::vector<InputResult>& results) {
   std::vector<std::pair<std::string, size_t>> seen;
   for (const auto& r : results) {
     if (!r.artifact) continue;
-    const std::string label = r.kernel.release.str() + " (" + r.kernel.how + ")";
+    const std::string label = r.kernel.label();
     auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == label; });
     if (it == seen.end())
       seen.emplace_back(label, 1);
@@ -386,6 +387,15 @@ std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::str
       r.diagnostics.insert(r.diagnostics.begin(), notes.begin(), notes.end());
     }
   return run;
+}
+
+stats::Stats stats_of(const CheckRun& run, const std::vector<std::string>& inputs) {
+  stats::Stats s;
+  for (const auto& in : inputs) s.inputs.push_back(std::filesystem::path(in).filename().string());
+  s.kernel = kernels_used(run.results);
+  for (const auto& r : run.results)
+    if (r.artifact) s.add(artifact_kind(*r.artifact), *r.artifact, r.check.btf.btf.get(), r.orc, r.sframe, r.diagnostics);
+  return s;
 }
 
 }  // namespace elfmeta::cli

@@ -3,10 +3,8 @@
 // stats file (a baseline). Prints the BTF types added, removed and changed
 // (when both sides are inputs), the counts that moved, and the findings that
 // appeared or disappeared; exits 1 when NEW has a finding OLD did not.
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "check_run.h"
 #include "cli.h"
@@ -24,22 +22,11 @@ struct Side {
   stats::Stats stats;
 };
 
-std::optional<std::string> read_stats_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || in.peek() != '{') return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 bool load_side(const std::string& path, const CheckSettings& base_settings, Side& side, std::string& error) {
   side.label = path;
-  if (auto text = read_stats_text(path)) {
-    auto parsed = stats::from_json(*text, error);
-    if (!parsed) {
-      error = path + ": " + error;
-      return false;
-    }
+  if (stats::is_stats_file(path)) {
+    auto parsed = stats::read_stats_file(path, error);
+    if (!parsed) return false;
     side.stats = std::move(*parsed);
     return true;
   }

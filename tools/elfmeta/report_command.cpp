@@ -2,7 +2,6 @@
 // per rule and per artifact, charts; against a stats baseline when given).
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "check_run.h"
 #include "cli.h"
@@ -10,19 +9,6 @@
 
 namespace elfmeta::cli {
 namespace {
-
-std::optional<stats::Stats> load_baseline(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "--baseline " + path + ": cannot be read";
-    return std::nullopt;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto parsed = stats::from_json(text.str(), error);
-  if (!parsed) error = "--baseline " + path + ": " + error;
-  return parsed;
-}
 
 stats::HtmlReport report_of(const CheckRun& run, const CheckSettings& s) {
   stats::HtmlReport r;
@@ -57,8 +43,8 @@ int run_report(Args args) {
   CheckSettings s = parse_check_settings(check_args);
   std::string error;
   std::optional<stats::Stats> baseline;
-  if (!baseline_path.empty() && !(baseline = load_baseline(baseline_path, error))) {
-    std::cerr << "elfmeta: " << error << "\n";
+  if (!baseline_path.empty() && !(baseline = stats::read_stats_file(baseline_path, error))) {
+    std::cerr << "elfmeta: --baseline " << error << "\n";
     return 2;
   }
   PhaseClock clock;

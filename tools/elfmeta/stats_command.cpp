@@ -9,15 +9,6 @@
 
 namespace elfmeta::cli {
 
-stats::Stats stats_of(const CheckRun& run, const std::vector<std::string>& inputs) {
-  stats::Stats s;
-  for (const auto& in : inputs) s.inputs.push_back(std::filesystem::path(in).filename().string());
-  s.kernel = kernels_used(run.results);
-  for (const auto& r : run.results)
-    if (r.artifact) s.add(artifact_kind(*r.artifact), *r.artifact, r.check.btf.btf.get(), r.orc, r.sframe, r.diagnostics);
-  return s;
-}
-
 int run_stats(Args args) {
   std::string out_path;
   std::vector<std::string> rest;

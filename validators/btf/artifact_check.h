@@ -30,6 +30,8 @@ bool needs_base(const input::Artifact& a, const BtfLocation& where);
 struct KernelChoice {
   Release release;
   std::string how;  // "banner", "vermagic", "running kernel", "--kernel", ...
+  // "6.1 (banner 6.1.0-56-cloud-amd64)"
+  std::string label() const { return release.str() + " (" + how + ")"; }
 };
 
 // `release` made a profile: releases past the newest known use its rules,

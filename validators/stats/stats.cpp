@@ -1,5 +1,8 @@
 #include "stats/stats.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "btf/btf_format.h"
@@ -170,6 +173,24 @@ std::optional<Stats> from_json(const std::string& text, std::string& error) {
     return std::nullopt;
   }
   return s;
+}
+
+bool is_stats_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return in && in.peek() == '{';
+}
+
+std::optional<Stats> read_stats_file(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot be read";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = from_json(text.str(), error);
+  if (!parsed) error = path + ": " + error;
+  return parsed;
 }
 
 }  // namespace elfmeta::stats

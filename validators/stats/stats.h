@@ -77,5 +77,10 @@ std::vector<MovedCount> moved_counts(const Stats& o, const Stats& n);
 std::string to_json(const Stats& s);
 // nullopt with `error` set when `text` is not a stats file of this format.
 std::optional<Stats> from_json(const std::string& text, std::string& error);
+// Whether the file at `path` looks like a stats file (a JSON object) rather
+// than an input to check.
+bool is_stats_file(const std::string& path);
+// from_json of the file at `path`; `error` names the path.
+std::optional<Stats> read_stats_file(const std::string& path, std::string& error);
 
 }  // namespace elfmeta::stats
