@@ -2,6 +2,8 @@
 
 #include <elf.h>
 
+#include <thread>
+
 #include "core/text.h"
 #include "input/relocations.h"
 #include "sframe/fre_rules.h"
@@ -12,9 +14,18 @@ namespace {
 
 constexpr uint32_t kR_X86_64_PC64 = 24, kR_AARCH64_PREL64 = 260, kR_AARCH64_PREL32 = 261;
 
+// From this many FDEs the FREs are read on two cores (a large program's
+// section; below, a thread costs more than it saves).
+constexpr size_t kConcurrentFdes = 4096;
+
+// Reading FREs on the second core reports nothing: where a finding would be
+// reported it stops, and the first core reads that block and the rest again,
+// in order, so that the findings are those of one sequential read.
+enum class Reporting : bool { Report, Quiet };
+
 class Reader {
  public:
-  Reader(const input::Artifact& a, SframeFindings& f) : a_(a), f_(f) {}
+  Reader(const input::Artifact& a, SframeFindings& f, bool concurrent) : a_(a), f_(f), concurrent_(concurrent) {}
 
   std::optional<SframeTable> run() {
     std::span<const uint8_t> data;
@@ -121,14 +132,39 @@ class Reader {
                     "FREs from " + std::to_string(base) + " for " + std::to_string(h.fre_len) + " bytes, the section has " +
                         std::to_string(t_.bytes.size()));
     const uint64_t end = fre_end();
-    t_.blocks.resize(t_.fdes.size());
-    for (size_t i = 0; i < t_.fdes.size(); ++i) {
-      read_block(i, base, end);
+    const size_t n = t_.fdes.size();
+    t_.blocks.resize(n);
+    size_t from = 0;
+    if (concurrent_ && n >= kConcurrentFdes) {
+      const size_t half = n / 2;
+      size_t stopped = n, other_count = 0;
+      std::thread other_core([&] {
+        for (size_t i = half; i < n; ++i) {
+          if (!read_block<Reporting::Quiet>(i, base, end)) {
+            stopped = i;
+            return;
+          }
+          other_count += t_.blocks[i].count;
+        }
+      });
+      for (size_t i = 0; i < half; ++i) {
+        read_block<Reporting::Report>(i, base, end);
+        t_.fre_count += t_.blocks[i].count;
+      }
+      other_core.join();
+      t_.fre_count += other_count;
+      from = stopped;
+    }
+    for (size_t i = from; i < n; ++i) {
+      read_block<Reporting::Report>(i, base, end);
       t_.fre_count += t_.blocks[i].count;
     }
   }
 
-  void read_block(size_t i, uint64_t base, uint64_t end) {
+  // False when reading quietly reached a finding (the block is incomplete).
+  template <Reporting mode>
+  bool read_block(size_t i, uint64_t base, uint64_t end) {
+    constexpr bool quiet = mode == Reporting::Quiet;
     Fde& d = t_.fdes[i];
     FreRange& b = t_.blocks[i];
     uint64_t at = base + d.fre_off;
@@ -137,10 +173,11 @@ class Reader {
     const ByteReader& r = t_.bytes;
     if (t_.header.version == 3) {
       if (at + kV3AttrSize > end) {
+        if (quiet) return false;
         f_.at_fde(rules::FDE_001, i, d.at + 12, "attribute record at FRE offset " + std::to_string(d.fre_off) +
                                                      " is outside the " + std::to_string(t_.header.fre_len) +
                                                      "-byte FRE sub-section");
-        return;
+        return true;
       }
       d.num_fres = r.at<uint16_t>(at);
       d.info = r.at<uint8_t>(at + 2);
@@ -152,56 +189,65 @@ class Reader {
     b.first = at;
     const uint32_t addr_size = start_size(d.fre_type());
     if (!addr_size) {
+      if (quiet) return false;
       f_.at_fde(rules::FDE_002, i, d.at, "FRE type " + std::to_string(d.fre_type()) + " (info " + hex(d.info) + ")");
-      return;
+      return true;
     }
     if (at > end && d.num_fres) {
+      if (quiet) return false;
       f_.at_fde(rules::FDE_011, i, d.at, "FREs at offset " + std::to_string(d.fre_off) + " of a " +
                                               std::to_string(t_.header.fre_len) + "-byte FRE sub-section");
-      return;
+      return true;
     }
-    read_fre_list(i, at, end, addr_size, b);
+    return read_fre_list<mode>(i, at, end, addr_size, b);
   }
 
   // FDE i's FREs from `at`: each checked for bounds and encoding (an error
   // ends the block), then decoded once and screened against the FRE rules.
   // Counts are kept in locals and stored at the end: the loop runs for
   // every FRE of the section.
-  void read_fre_list(size_t i, uint64_t at, uint64_t end, uint32_t addr_size, FreRange& b) {
+  template <Reporting mode>
+  bool read_fre_list(size_t i, uint64_t at, uint64_t end, uint32_t addr_size, FreRange& b) {
+    constexpr bool quiet = mode == Reporting::Quiet;
     const ByteReader r = t_.bytes;  // a copy, like the count: kept in registers
     const uint32_t n = t_.fdes[i].num_fres;
     FreRules rules(t_.header, t_.fdes[i], f_.consumer());
     Fre fres[2];  // FRE k and k - 1
     bool findings = false;
     uint32_t k = 0;
-    const bool complete = [&] {
+    enum class Ended { Complete, Broken, Stopped };
+    const Ended ended = [&] {
       for (; k < n; ++k) {
         if (at + addr_size + 1 > end) {
+          if (quiet) return Ended::Stopped;
           overrun(i, k, at, end);
-          return false;
+          return Ended::Broken;
         }
         const uint8_t info = r.at<uint8_t>(at + addr_size);
         const uint32_t ws = word_size(info >> 5 & 3);
         if (!ws) {
+          if (quiet) return Ended::Stopped;
           f_.at_fre(rules::FRE_002, i, k, at + addr_size, "info " + hex(info) + ": size code 3");
-          return false;
+          return Ended::Broken;
         }
         const uint64_t next = at + addr_size + 1 + uint64_t(info >> 1 & 0xf) * ws;
         if (next > end) {
+          if (quiet) return Ended::Stopped;
           overrun(i, k, at, end);
-          return false;
+          return Ended::Broken;
         }
         Fre& fre = fres[k & 1];
         decode_fre(r, at, addr_size, fre);  // in bounds: just checked
         findings |= rules.screen(k, fre, k ? &fres[(k - 1) & 1] : nullptr);
         at = next;
       }
-      return true;
+      return Ended::Complete;
     }();
     b.count = k;
     b.end = at;
-    b.complete = complete;
+    b.complete = ended == Ended::Complete;
     b.findings = findings;
+    return ended != Ended::Stopped;
   }
 
   void overrun(size_t i, uint32_t k, uint64_t at, uint64_t end) {
@@ -281,12 +327,15 @@ class Reader {
 
   const input::Artifact& a_;
   SframeFindings& f_;
+  const bool concurrent_;
   SframeTable t_;
 };
 
 }  // namespace
 
-std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f) { return Reader(a, f).run(); }
+std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent) {
+  return Reader(a, f, concurrent).run();
+}
 
 FreCursor::FreCursor(const SframeTable& t, size_t fde)
     : r_(t.bytes), addr_size_(start_size(t.fdes[fde].fre_type())), at_(t.blocks[fde].first), count_(t.blocks[fde].count) {

@@ -97,7 +97,8 @@ inline uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size,
   return p;
 }
 
-// nullopt when the artifact has no SFrame at all.
-std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f);
+// nullopt when the artifact has no SFrame at all. `concurrent`: a large
+// section's FREs are read on two threads (the findings are the same).
+std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent = true);
 
 }  // namespace elfmeta::sframe

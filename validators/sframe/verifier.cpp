@@ -2,6 +2,8 @@
 
 #include <elf.h>
 
+#include <thread>
+
 #include "core/text.h"
 #include "input/symbols.h"
 #include "sframe/sframe_checks.h"
@@ -9,18 +11,33 @@
 
 namespace elfmeta::sframe {
 
+// A section this large (some 3,000 functions) is read beside the symbols;
+// for a small one a thread costs more than it saves.
+constexpr size_t kConcurrentBytes = 64 * 1024;
+
 SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options, DiagnosticSink& sink) {
   SframeCheck out;
   SframeFindings f(a.name, sink, options.consumer, a.kind == input::ArtifactKind::RawSframe ? "(raw SFrame)" : ".sframe");
-  const auto table = read_sframe(a, f);
+  // The artifact's function symbols, read once while the section is read:
+  // FDEs are named by the function at their start, and checked against the
+  // functions (no rule looks at other symbols).
+  std::optional<input::SymbolIndex> symbols;
+  const input::Section* section = a.kind == input::ArtifactKind::Elf ? a.section(".sframe") : nullptr;
+  auto read_symbols = [&] {
+    if (section) symbols = input::symbols_from_symtab(a, input::SymtabFilter::Functions);
+  };
+  std::optional<SframeTable> table;
+  if (options.concurrent && section && section->data.size() >= kConcurrentBytes) {
+    std::thread other_core(read_symbols);
+    table = read_sframe(a, f, /*concurrent=*/true);
+    other_core.join();
+  } else {
+    table = read_sframe(a, f, /*concurrent=*/false);
+    read_symbols();
+  }
   if (!table) return out;
   out.present = true;
   const SframeTable& t = *table;
-  // The artifact's function symbols, read once: FDEs are named by the
-  // function at their start, and checked against the functions (no rule
-  // looks at other symbols).
-  const auto symbols =
-      a.kind == input::ArtifactKind::Elf ? input::symbols_from_symtab(a, input::SymtabFilter::Functions) : std::nullopt;
   const input::SymbolIndex* index = symbols ? &*symbols : nullptr;
   f.describe_fde = [&](size_t i) -> std::string {
     if (i >= t.starts.size() || !t.starts[i].resolved) return "";

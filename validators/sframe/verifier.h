@@ -16,6 +16,8 @@ struct SframeOptions {
   uint32_t consumer = kNoConsumer;
   // Compare linked files with their DWARF CFI (SFRAME-CFI-*).
   bool cfi = true;
+  // Read the symbols and a large section's FREs on more than one thread.
+  bool concurrent = true;
 };
 
 struct SframeCheck {
