@@ -1,7 +1,5 @@
 #include "btf/verifier.h"
 
-#include <thread>
-
 #include "btf/check_records.h"
 #include "btf/findings.h"
 #include "btf/libbpf_model.h"
@@ -9,6 +7,7 @@
 #include "btf/parse.h"
 #include "btf/special_fields.h"
 #include "btf/type_tags.h"
+#include "core/second_core.h"
 
 namespace elfmeta::btf {
 
@@ -68,18 +67,18 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   Findings records(ctx, record_list), references(ctx, resolve_list), tags(ctx, tag_list), fields(ctx, field_list);
   for (Findings* x : {&records, &references, &tags, &fields}) x->set_btf(&btf);
   bool tags_ran = false, fields_ran = false;
-  std::thread other_core([&] {
-    check_records(btf, records);
-    if (records.any_flagged()) return;
-    check_type_tags(btf, tags, /*report_missing=*/false);
-    tags_ran = true;
-    if (tags.kernel_errors() || base) return;
-    check_special_fields(btf, options.kernel_btf, fields);
-    fields_ran = true;
-  });
   auto state = std::make_unique<ResolveState>();
-  resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references);
-  other_core.join();
+  run_beside(
+      [&] {
+        check_records(btf, records);
+        if (records.any_flagged()) return;
+        check_type_tags(btf, tags, /*report_missing=*/false);
+        tags_ran = true;
+        if (tags.kernel_errors() || base) return;
+        check_special_fields(btf, options.kernel_btf, fields);
+        fields_ran = true;
+      },
+      [&] { resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references); });
 
   f.absorb(records, record_list.items());
   if (records.any_flagged()) return false;

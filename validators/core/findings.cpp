@@ -48,4 +48,18 @@ void Findings::finish(const std::string& section) {
                                  Location{artifact_, section, std::nullopt, "", std::nullopt, "", std::nullopt}));
 }
 
+void Findings::absorb(const Findings& other, std::vector<Diagnostic>& listed) {
+  for (auto& d : listed)
+    if (!d.rule || d.unlisted_rule || per_rule_[d.rule].add(d.severity, kPerRuleLimit)) sink_.report(std::move(d));
+  listed.clear();
+  // What `other` counted without listing: add() above saw only its listed ones.
+  for (const auto& [rule, counts] : other.per_rule_) {
+    RuleCounts& mine = per_rule_[rule];
+    mine.total += counts.total - std::min(counts.total, kPerRuleLimit);
+    for (size_t s = 0; s < 3; ++s) mine.unlisted[s] += counts.unlisted[s];
+  }
+  errors_ += other.errors_;
+  findings_ += other.findings_;
+}
+
 }  // namespace elfmeta

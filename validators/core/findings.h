@@ -43,6 +43,11 @@ class Findings {
   void note(std::string section, std::string message);
   // Reports the findings left unlisted; call once at the end.
   void finish(const std::string& section);
+  // Takes over the findings of `other` (same artifact, reported into
+  // `listed` on another thread) as if they had been reported here after
+  // this one's: counts add up, and the per-rule listing limit applies to
+  // both together, in that order.
+  void absorb(const Findings& other, std::vector<Diagnostic>& listed);
 
   const std::string& artifact() const { return artifact_; }
   uint32_t consumer() const { return consumer_; }

@@ -1,4 +1,5 @@
 // ORC-ENT-*: the fields of each entry, by layout.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -59,33 +60,34 @@ void check_entry(const OrcTable& t, size_t i, OrcFindings& f) {
 
 }  // namespace
 
-void check_entries(const OrcTable& t, OrcFindings& f) {
+void check_entries(const OrcTable& t, OrcFindings& f, size_t from, size_t to) {
   // A kernel has a few hundred distinct entries among hundreds of
-  // thousands: remember payloads found clean (a direct-mapped cache).
+  // thousands: remember payloads found clean (a direct-mapped cache). No
+  // test for a repeat of the previous entry: objtool writes an entry where
+  // the state changes, so it would only add a mispredicted branch.
   constexpr size_t kSlots = 1024;
   std::vector<uint64_t> clean(kSlots, ~uint64_t(0));
   const uint8_t* raw = t.unwind->data.data();
-  const size_t n = t.size();
-  uint64_t previous_clean = ~uint64_t(0);
-  for (size_t i = 0; i < n; ++i) {
-    // One 8-byte load (2 bytes of the next entry masked off) where it fits:
-    // two narrow stores read back as one wide load stall the pipeline.
-    uint64_t key = 0;
-    if ((i + 1) * kEntrySize + 2 <= t.unwind->data.size()) {
-      std::memcpy(&key, raw + i * kEntrySize, 8);
-      key &= 0xffffffffffffull;
-    } else {
-      std::memcpy(&key, raw + i * kEntrySize, kEntrySize);
-    }
-    if (key == previous_clean) continue;  // runs of one payload are common
+  const size_t n = std::min(t.size(), to);
+  // One 8-byte load (2 bytes of the next entry masked off) for all but
+  // the last entry: two narrow loads would cost more.
+  const size_t wide = t.unwind->data.size() >= kEntrySize + 2 ? std::min(n, (t.unwind->data.size() - 2) / kEntrySize) : 0;
+  auto check = [&](size_t i, uint64_t key) {
     const size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 54;
-    if (clean[slot] != key) {
-      const size_t before = f.findings();
-      check_entry(t, i, f);
-      if (f.findings() != before) continue;
-      clean[slot] = key;
-    }
-    previous_clean = key;
+    if (clean[slot] == key) return;
+    const size_t before = f.findings();
+    check_entry(t, i, f);
+    if (f.findings() == before) clean[slot] = key;
+  };
+  for (size_t i = from; i < wide; ++i) {
+    uint64_t key;
+    std::memcpy(&key, raw + i * kEntrySize, 8);
+    check(i, key & 0xffffffffffffull);
+  }
+  for (size_t i = std::max(from, wide); i < n; ++i) {
+    uint64_t key = 0;
+    std::memcpy(&key, raw + i * kEntrySize, kEntrySize);
+    check(i, key);
   }
 }
 

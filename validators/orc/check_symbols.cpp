@@ -3,6 +3,11 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <optional>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/text.h"
 #include "orc/orc_checks.h"
@@ -66,54 +71,149 @@ class Coverage {
   uint64_t last_address_ = 0;
 };
 
-// A linked image whose entries ascend (kernels since 5.6): one merge of the
-// entries and the starts, both in address order. The walk is a plain loop
-// on purpose: the branch predictor runs it ahead, where a branch-free step
-// that computes the next position from the last waits on every load.
-void cover_sorted_image(const OrcTable& t, const std::vector<CodeStart>& starts, std::vector<uint32_t>& cover) {
-  const size_t n = t.size();
-  if (n == 0) return;
-  const auto sites = t.sites.slot_view();
-  const uint64_t first = sites.address(0);
-  // Starts come by address: mostly in the same code section as the last.
-  const input::Section* code = nullptr;
-  uint64_t code_lo = 0, code_span = 0;  // its [addr, addr + size], in registers
-  size_t c = 0;
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const uint64_t a = starts[k].address;
-    if (!code || a < code_lo || a - code_lo > code_span) {
-      code = t.code_at(a);
-      if (!code) continue;
-      code_lo = code->addr;
-      code_span = code->size;
+// The addresses of a linked image's ascending entries as 32-bit offsets
+// from the first (a kernel's span a few dozen MiB; none over 2 GiB here).
+class EntryOffsets {
+ public:
+  static std::optional<EntryOffsets> of(const OrcTable& t) {
+    const size_t n = t.size();
+    if (n == 0 || !t.ascending || !t.sites.computed()) return std::nullopt;
+    const auto sites = t.sites.slot_view();
+    const uint64_t first = sites.address(0), span = sites.address(n - 1) - first;
+    if (span >= (uint64_t(1) << 31)) return std::nullopt;
+    return EntryOffsets(sites, first, span, n);
+  }
+  uint64_t first() const { return first_; }
+
+  // The last entry at or below `address` (the first entry when none is).
+  size_t find(uint64_t address) const {
+    size_t c = 0, above = n_;
+    while (c + 1 < above) {
+      const size_t mid = c + (above - c) / 2;
+      if (sites_.address(mid) <= address)
+        c = mid;
+      else
+        above = mid;
     }
-    if (a < first) continue;
-    while (c + 1 < n && sites.address(c + 1) <= a) ++c;
-    cover[k] = static_cast<uint32_t>(c);
+    return c;
+  }
+
+  // The last entry at or below `address`, from `c`, which is at or below it.
+  size_t advance(size_t c, uint64_t address) const {
+    if (address - first_ >= span_) return n_ - 1;
+    const uint32_t x = static_cast<uint32_t>(address - first_);
+    for (;;) {
+      if (c + kLanes >= n_) {
+        while (c + 1 < n_ && offset(c + 1) <= x) ++c;
+        return c;
+      }
+      const uint32_t below = count_at_or_below(c + 1, x);
+      c += below;
+      if (below < kLanes) return c;
+    }
+  }
+
+ private:
+  static constexpr uint32_t kLanes = 16;
+  EntryOffsets(Sites::SlotView sites, uint64_t first, uint64_t span, size_t n)
+      : sites_(sites), first_(first), span_(span), n_(n), to_offset_(static_cast<uint32_t>(sites.base - first)) {}
+  uint32_t offset(size_t j) const { return static_cast<uint32_t>(sites_.address(j) - first_); }
+
+  // Of entries j .. j + 15, how many are at offset x or below: they ascend,
+  // so the lanes above x are a suffix, and the count is where it begins.
+  uint32_t count_at_or_below(size_t j, uint32_t x) const {
+#if defined(__SSE2__)
+    const __m128i flip = _mm_set1_epi32(int32_t(0x80000000u));
+    const __m128i limit = _mm_xor_si128(_mm_set1_epi32(int32_t(x)), flip);
+    const __m128i* slots = reinterpret_cast<const __m128i*>(sites_.slots + j * kIpSize);
+    const __m128i base = _mm_add_epi32(_mm_set1_epi32(int32_t(to_offset_ + uint32_t(j * kIpSize))), _mm_setr_epi32(0, 4, 8, 12));
+    auto above = [&](int q) {
+      const __m128i offsets = _mm_add_epi32(_mm_loadu_si128(slots + q), _mm_add_epi32(base, _mm_set1_epi32(16 * q)));
+      return _mm_cmpgt_epi32(_mm_xor_si128(offsets, flip), limit);
+    };
+    const __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(above(0), above(1)), _mm_packs_epi32(above(2), above(3)));
+    return static_cast<uint32_t>(__builtin_ctz(unsigned(_mm_movemask_epi8(bytes)) | 0x10000u));
+#else
+    uint32_t below = 0;
+    for (uint32_t q = 0; q < kLanes; ++q) below += offset(j + q) <= x;
+    return below;
+#endif
+  }
+
+  Sites::SlotView sites_;
+  uint64_t first_, span_;
+  size_t n_;
+  uint32_t to_offset_;  // slot addresses minus the first entry's, mod 2^32
+};
+
+// A linked image whose entries ascend (kernels since 5.6): a merge of the
+// entries and the starts, both in address order. Each start's entry is
+// counted from the last start's without a branch (a plain merge mispredicts
+// its loop's exit at every start); the count waits on its loads, so four
+// merges over four stretches of the starts run interleaved, and the
+// processor overlaps them.
+void cover_sorted_image(const OrcTable& t, const EntryOffsets& entries, const std::vector<CodeStart>& starts,
+                        size_t from, size_t to, std::vector<uint32_t>& cover) {
+  struct Merge {
+    size_t k = 0, end = 0, c = 0;
+    uint64_t code_lo = 0, code_span = 0;  // the code section of the last start (or the start itself, outside code)
+    bool in_code = false;
+  };
+  constexpr size_t kMerges = 4;
+  Merge m[kMerges];
+  const size_t per = (to - from + kMerges - 1) / kMerges;
+  for (size_t q = 0; q < kMerges; ++q) {
+    m[q].k = std::min(to, from + q * per);
+    m[q].end = std::min(to, m[q].k + per);
+    m[q].code_lo = 1;  // an empty range: the first start looks its section up
+    if (m[q].k < m[q].end) m[q].c = entries.find(starts[m[q].k].address);
+  }
+  const uint64_t first = entries.first();
+  auto step = [&](Merge& x) {
+    const size_t k = x.k++;
+    const uint64_t a = starts[k].address;
+    if (a - x.code_lo > x.code_span) {  // below code_lo wraps above any span
+      const input::Section* code = t.code_at(a);
+      x.in_code = code != nullptr;
+      x.code_lo = code ? code->addr : a;
+      x.code_span = code ? code->size : 0;
+    }
+    if (!x.in_code || a < first) return;
+    x.c = entries.advance(x.c, a);
+    cover[k - from] = static_cast<uint32_t>(x.c);
+  };
+  for (bool more = true; more;) {
+    more = false;
+    for (auto& x : m)
+      if (x.k < x.end) {
+        step(x);
+        more = true;
+      }
   }
 }
 
 // Any other linked file (a shared object's table is not sorted).
-void cover_any_image(const OrcTable& t, const std::vector<CodeStart>& starts, std::vector<uint32_t>& cover) {
+void cover_any_image(const OrcTable& t, const std::vector<CodeStart>& starts, size_t from, size_t to,
+                     std::vector<uint32_t>& cover) {
   Coverage image = Coverage::of_image(t);
   const input::Section* code = nullptr;
-  for (size_t k = 0; k < starts.size(); ++k) {
+  for (size_t k = from; k < to; ++k) {
     const uint64_t a = starts[k].address;
     if (!code || a < code->addr || a - code->addr > code->size) code = t.code_at(a);
-    if (code) cover[k] = image.covering(a);
+    if (code) cover[k - from] = image.covering(a);
   }
 }
 
-// For each code start, the entry covering it (kNoCodeStart: none, or the
-// symbol is outside the code the table describes).
-std::vector<uint32_t> covering_entries(const OrcTable& t, const input::SymbolIndex& symbols) {
+// For code starts [from, to), the entry covering each (kNoCodeStart: none,
+// or the symbol is outside the code the table describes).
+std::vector<uint32_t> covering_entries(const OrcTable& t, const input::SymbolIndex& symbols, size_t from, size_t to) {
   const auto& starts = symbols.code_starts();
-  std::vector<uint32_t> cover(starts.size(), kNoCodeStart);
+  std::vector<uint32_t> cover(to - from, kNoCodeStart);
   if (!t.relocatable) {
-    if (t.ascending && t.sites.computed())
-      cover_sorted_image(t, starts, cover);
+    if (const auto entries = EntryOffsets::of(t))
+      cover_sorted_image(t, *entries, starts, from, to, cover);
     else
-      cover_any_image(t, starts, cover);
+      cover_any_image(t, starts, from, to, cover);
     return cover;
   }
   std::map<uint32_t, std::vector<uint32_t>> per_section;
@@ -121,11 +221,11 @@ std::vector<uint32_t> covering_entries(const OrcTable& t, const input::SymbolInd
     if (t.sites[i].resolved) per_section[t.sites[i].section].push_back(static_cast<uint32_t>(i));
   std::map<uint32_t, Coverage> coverage;
   for (auto& [section, entries] : per_section) coverage.emplace(section, Coverage::of(t, std::move(entries)));
-  for (size_t k = 0; k < starts.size(); ++k) {
+  for (size_t k = from; k < to; ++k) {
     const input::Symbol& s = symbols.symbols()[starts[k].symbol];
     if (!s.section || !t.code_section(s.section)) continue;
     auto it = coverage.find(s.section);
-    if (it != coverage.end()) cover[k] = it->second.covering(s.address);
+    if (it != coverage.end()) cover[k - from] = it->second.covering(s.address);
   }
   return cover;
 }
@@ -147,17 +247,23 @@ bool same_entry(const uint8_t* x, const uint8_t* y) {
 
 }  // namespace
 
-void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f) {
+void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f, size_t from, size_t to) {
   const auto& starts = symbols.code_starts();
   const auto& all = symbols.symbols();
-  const std::vector<uint32_t> cover = covering_entries(t, symbols);
-  for (size_t k = 0; k < starts.size(); ++k) {
+  to = std::min(to, starts.size());
+  if (from >= to) return;
+  const std::vector<uint32_t> cover = covering_entries(t, symbols, from, to);
+  // A prefix's function is the next start, outside the range at its end.
+  auto cover_of = [&](size_t k) {
+    return k >= from && k < to ? cover[k - from] : covering_entries(t, symbols, k, k + 1).front();
+  };
+  for (size_t k = from; k < to; ++k) {
     const CodeStart& c = starts[k];
-    const uint32_t i = cover[k];
+    const uint32_t i = cover[k - from];
     if (i == kNoCodeStart || c.role == CodeRole::ColdFragment || c.role == CodeRole::Marker) continue;
     const uint8_t* raw = t.entries.raw(i);
     if (c.role == CodeRole::Prefix) {
-      const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover[c.prefixed];
+      const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover_of(c.prefixed);
       if (j == kNoCodeStart || j == i || same_entry(raw, t.entries.raw(j))) continue;
       const Entry e = t.entries[i], fn = t.entries[j];
       if (!is_weak(fn, t.layout))

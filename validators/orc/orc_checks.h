@@ -1,20 +1,24 @@
 // The ORC rule families, one function each, run by check_orc() in order.
 #pragma once
 
+#include <cstdint>
+
 #include "input/symbols.h"
 #include "orc/orc_findings.h"
 #include "orc/orc_table.h"
 
 namespace elfmeta::orc {
 
-// ORC-ENT-*: every entry on its own.
-void check_entries(const OrcTable& t, OrcFindings& f);
+// ORC-ENT-*: every entry on its own (of entries [from, to)).
+void check_entries(const OrcTable& t, OrcFindings& f, size_t from = 0, size_t to = SIZE_MAX);
 // Linked images: ORC-COV-001/005, ORC-SORT-*, ORC-SEC-009/010, ORC-LOOKUP-*.
 void check_image(const OrcTable& t, const input::SymbolIndex* symbols, OrcFindings& f);
 // Objects and modules: ORC-COV-002/004.
 void check_object(const OrcTable& t, OrcFindings& f);
-// ORC-SYM-001/003: function starts against the entries that cover them.
-void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f);
+// ORC-SYM-001/003: function starts against the entries that cover them
+// (of code starts [from, to), in symbols.code_starts()).
+void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f, size_t from = 0,
+                   size_t to = SIZE_MAX);
 // ORC-CFI-*: entries against the DWARF CFI (.eh_frame/.debug_frame) of the
 // same code; returns false when the artifact has none.
 bool check_cfi(const OrcTable& t, OrcFindings& f);

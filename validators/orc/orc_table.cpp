@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/byte_reader.h"
+#include "core/second_core.h"
 #include "core/text.h"
 #include "input/kernel_release.h"
 #include "input/relocations.h"
@@ -18,7 +19,8 @@ constexpr Release kV2Release{6, 3};
 
 class Reader {
  public:
-  Reader(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f) : a_(a), kernel_(kernel), f_(f) {}
+  Reader(const input::Artifact& a, std::optional<Release> kernel, bool concurrent, OrcFindings& f)
+      : a_(a), kernel_(kernel), concurrent_(concurrent), f_(f) {}
 
   std::optional<OrcTable> run() {
     t_.artifact = &a_;
@@ -206,41 +208,71 @@ class Reader {
                     std::to_string(missing) + " slot(s) without a relocation, the first is slot " + std::to_string(first));
   }
 
-  // Linked images: slot i holds the address minus the slot's own address.
-  void resolve_self_relative(size_t count) {
-    const uint8_t* p = t_.ip->data.data();
-    const uint64_t base = t_.ip->addr;
-    // Entries are mostly sorted: the same code section as the last one. Its
-    // bounds live in locals, which the appends below cannot alias.
-    const input::Section* last = nullptr;
-    uint64_t last_addr = 0, last_size = 0;
-    std::vector<uint32_t> unresolved;
-    uint64_t previous = 0;
+  // What one pass over slots [from, to) of a linked image finds.
+  struct SlotScan {
     bool ascending = true;
-    for (size_t i = 0; i < count; ++i) {
+    std::vector<uint32_t> ties, unresolved;
+  };
+
+  // Linked images: slot i holds the address minus the slot's own address.
+  SlotScan scan_slots(size_t from, size_t to) const {
+    const uint8_t* const p = t_.ip->data.data();
+    const uint64_t base = t_.ip->addr;
+    auto address_at = [p, base](size_t i) {
       int32_t rel;
       std::memcpy(&rel, p + i * kIpSize, 4);
-      const uint64_t address = base + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
-      if (!last || address < last_addr || address - last_addr > last_size) {
-        last = t_.code_at(address);
-        if (last) {
-          last_addr = last->addr;
-          last_size = last->size;
-        }
-      }
-      if (!last) unresolved.push_back(static_cast<uint32_t>(i));
-      if (i && address <= previous) {
-        ascending &= address == previous;
-        if (address == previous) t_.ties.push_back(static_cast<uint32_t>(i));
+      return base + i * kIpSize + static_cast<uint64_t>(static_cast<int64_t>(rel));
+    };
+    SlotScan out;
+    if (from >= to) return out;
+    // Entries are mostly sorted: in the same code section as the last one,
+    // whose bounds are kept in locals (the appends below cannot alias them).
+    // Outside the code: the one address, looked up again when it changes.
+    uint64_t code_lo = 0, code_span = 0;
+    bool in_code = false;
+    auto enter = [&](uint64_t address) {
+      const input::Section* s = t_.code_at(address);
+      in_code = s != nullptr;
+      code_lo = s ? s->addr : address;
+      code_span = s ? s->size : 0;
+    };
+    enter(address_at(from));
+    uint64_t previous = from ? address_at(from - 1) : address_at(from);
+    bool descends = false;
+    for (size_t i = from; i < to; ++i) {
+      const uint64_t address = address_at(i);
+      if (address - code_lo > code_span) enter(address);  // below code_lo wraps above any span
+      if (!in_code) out.unresolved.push_back(static_cast<uint32_t>(i));
+      if (address <= previous && i) {
+        descends |= address != previous;
+        if (address == previous) out.ties.push_back(static_cast<uint32_t>(i));
       }
       previous = address;
     }
-    t_.ascending = ascending;
-    t_.sites.compute(p, base, count, std::move(unresolved));
+    out.ascending = !descends;
+    return out;
+  }
+
+  // A kernel image's slots in two halves, one on a second thread.
+  void resolve_self_relative(size_t count) {
+    SlotScan scan;
+    if (concurrent_ && count >= kConcurrentEntries) {
+      SlotScan upper;
+      run_beside([&] { upper = scan_slots(count / 2, count); }, [&] { scan = scan_slots(0, count / 2); });
+      scan.ascending &= upper.ascending;
+      scan.ties.insert(scan.ties.end(), upper.ties.begin(), upper.ties.end());
+      scan.unresolved.insert(scan.unresolved.end(), upper.unresolved.begin(), upper.unresolved.end());
+    } else {
+      scan = scan_slots(0, count);
+    }
+    t_.ascending = scan.ascending;
+    t_.ties = std::move(scan.ties);
+    t_.sites.compute(t_.ip->data.data(), t_.ip->addr, count, std::move(scan.unresolved));
   }
 
   const input::Artifact& a_;
   std::optional<Release> kernel_;
+  const bool concurrent_;
   OrcFindings& f_;
   OrcTable t_;
   std::string release_source_;
@@ -267,9 +299,10 @@ const input::Section* OrcTable::code_at(uint64_t address) const {
   return nullptr;
 }
 
-std::optional<OrcTable> read_orc(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f) {
+std::optional<OrcTable> read_orc(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f,
+                                 bool concurrent) {
   if (a.kind != input::ArtifactKind::Elf) return std::nullopt;
-  return Reader(a, kernel, f).run();
+  return Reader(a, kernel, concurrent, f).run();
 }
 
 }  // namespace elfmeta::orc

@@ -112,7 +112,13 @@ struct OrcTable {
 
 // nullopt when the artifact carries no ORC at all. `kernel`: the release to
 // take the layout from when there is no .orc_header (else the artifact's
-// banner or vermagic, else the entries themselves).
-std::optional<OrcTable> read_orc(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f);
+// banner or vermagic, else the entries themselves). `concurrent`: a kernel
+// image's table is read on two threads (the model is the same).
+std::optional<OrcTable> read_orc(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f,
+                                 bool concurrent = true);
+
+// From this many entries (a kernel image; its modules have a few thousand)
+// the passes over the table share the work with a second thread.
+inline constexpr size_t kConcurrentEntries = 65536;
 
 }  // namespace elfmeta::orc

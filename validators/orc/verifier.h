@@ -22,6 +22,8 @@ struct OrcOptions {
   const input::SymbolIndex* symbols = nullptr;
   // Compare with the DWARF CFI of the same code when there is any.
   bool cfi = true;
+  // Check a kernel image's symbols on a second thread.
+  bool concurrent = true;
 };
 
 struct OrcCheck {

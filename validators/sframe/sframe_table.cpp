@@ -2,8 +2,9 @@
 
 #include <elf.h>
 
-#include <thread>
+#include <functional>
 
+#include "core/second_core.h"
 #include "core/text.h"
 #include "input/relocations.h"
 #include "sframe/fre_rules.h"
@@ -25,7 +26,11 @@ enum class Reporting : bool { Report, Quiet };
 
 class Reader {
  public:
-  Reader(const input::Artifact& a, SframeFindings& f, bool concurrent) : a_(a), f_(f), concurrent_(concurrent) {}
+  Reader(const input::Artifact& a, SframeFindings& f, bool concurrent, const std::function<void()>& beside)
+      : a_(a), f_(f), concurrent_(concurrent), beside_(beside) {}
+
+  // Whether `beside` ran on the second thread (else the caller runs it).
+  bool ran_beside() const { return beside_ran_; }
 
   std::optional<SframeTable> run() {
     std::span<const uint8_t> data;
@@ -136,22 +141,28 @@ class Reader {
     t_.blocks.resize(n);
     size_t from = 0;
     if (concurrent_ && n >= kConcurrentFdes) {
-      const size_t half = n / 2;
+      // The second thread also runs `beside` (the symbols, about a fifth of
+      // the FREs' time): it takes the last 40% of the FDEs.
+      const size_t half = n - n * 2 / 5;
+      beside_ran_ = true;
       size_t stopped = n, other_count = 0;
-      std::thread other_core([&] {
-        for (size_t i = half; i < n; ++i) {
-          if (!read_block<Reporting::Quiet>(i, base, end)) {
-            stopped = i;
-            return;
-          }
-          other_count += t_.blocks[i].count;
-        }
-      });
-      for (size_t i = 0; i < half; ++i) {
-        read_block<Reporting::Report>(i, base, end);
-        t_.fre_count += t_.blocks[i].count;
-      }
-      other_core.join();
+      run_beside(
+          [&] {
+            if (beside_) beside_();
+            for (size_t i = half; i < n; ++i) {
+              if (!read_block<Reporting::Quiet>(i, base, end)) {
+                stopped = i;
+                return;
+              }
+              other_count += t_.blocks[i].count;
+            }
+          },
+          [&] {
+            for (size_t i = 0; i < half; ++i) {
+              read_block<Reporting::Report>(i, base, end);
+              t_.fre_count += t_.blocks[i].count;
+            }
+          });
       t_.fre_count += other_count;
       from = stopped;
     }
@@ -328,13 +339,19 @@ class Reader {
   const input::Artifact& a_;
   SframeFindings& f_;
   const bool concurrent_;
+  const std::function<void()>& beside_;
+  bool beside_ran_ = false;
   SframeTable t_;
 };
 
 }  // namespace
 
-std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent) {
-  return Reader(a, f, concurrent).run();
+std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent,
+                                       const std::function<void()>& beside) {
+  Reader reader(a, f, concurrent, beside);
+  auto table = reader.run();
+  if (beside && table && !reader.ran_beside()) beside();
+  return table;
 }
 
 FreCursor::FreCursor(const SframeTable& t, size_t fde)

@@ -8,6 +8,7 @@
 // blocks the screen marked, to report in its place in the check's order.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -98,7 +99,11 @@ inline uint64_t decode_fre(const ByteReader& r, uint64_t at, uint32_t addr_size,
 }
 
 // nullopt when the artifact has no SFrame at all. `concurrent`: a large
-// section's FREs are read on two threads (the findings are the same).
-std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent = true);
+// section's FREs are read on two threads (the findings are the same), and
+// `beside` runs on the second one before its share; otherwise (or when the
+// section is small) `beside` runs after reading, on this thread, and not at
+// all when there is no SFrame.
+std::optional<SframeTable> read_sframe(const input::Artifact& a, SframeFindings& f, bool concurrent = true,
+                                       const std::function<void()>& beside = {});
 
 }  // namespace elfmeta::sframe

@@ -2,8 +2,6 @@
 
 #include <elf.h>
 
-#include <thread>
-
 #include "core/text.h"
 #include "input/symbols.h"
 #include "sframe/sframe_checks.h"
@@ -11,30 +9,16 @@
 
 namespace elfmeta::sframe {
 
-// A section this large (some 3,000 functions) is read beside the symbols;
-// for a small one a thread costs more than it saves.
-constexpr size_t kConcurrentBytes = 64 * 1024;
-
 SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options, DiagnosticSink& sink) {
   SframeCheck out;
   SframeFindings f(a.name, sink, options.consumer, a.kind == input::ArtifactKind::RawSframe ? "(raw SFrame)" : ".sframe");
-  // The artifact's function symbols, read once while the section is read:
-  // FDEs are named by the function at their start, and checked against the
-  // functions (no rule looks at other symbols).
+  // The artifact's function symbols, read once (beside the FREs of a large
+  // section): FDEs are named by the function at their start, and checked
+  // against the functions (no rule looks at other symbols).
   std::optional<input::SymbolIndex> symbols;
-  const input::Section* section = a.kind == input::ArtifactKind::Elf ? a.section(".sframe") : nullptr;
-  auto read_symbols = [&] {
-    if (section) symbols = input::symbols_from_symtab(a, input::SymtabFilter::Functions);
-  };
-  std::optional<SframeTable> table;
-  if (options.concurrent && section && section->data.size() >= kConcurrentBytes) {
-    std::thread other_core(read_symbols);
-    table = read_sframe(a, f, /*concurrent=*/true);
-    other_core.join();
-  } else {
-    table = read_sframe(a, f, /*concurrent=*/false);
-    read_symbols();
-  }
+  const auto table = read_sframe(a, f, options.concurrent, [&] {
+    if (a.kind == input::ArtifactKind::Elf) symbols = input::symbols_from_symtab(a, input::SymtabFilter::Functions);
+  });
   if (!table) return out;
   out.present = true;
   const SframeTable& t = *table;
