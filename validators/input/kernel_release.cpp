@@ -28,7 +28,7 @@ std::optional<std::string> module_vermagic_release(const Artifact& a) {
   return vermagic->substr(0, vermagic->find(' '));
 }
 
-std::optional<std::string> kernel_image_release(const Artifact& a) {
+std::optional<std::string> kernel_image_banner(const Artifact& a) {
   constexpr std::string_view kBanner = "Linux version ";
   for (const char* name : {".rodata", ".init.rodata"}) {
     const Section* s = a.section(name);
@@ -38,11 +38,32 @@ std::optional<std::string> kernel_image_release(const Artifact& a) {
       const size_t start = at + kBanner.size();
       // The banner itself, not a format string such as "Linux version %s".
       if (start >= text.size() || text[start] < '0' || text[start] > '9') continue;
-      const size_t end = text.find_first_of(" \n", start);
-      if (end == std::string_view::npos) continue;
-      return std::string(text.substr(start, end - start));
+      const size_t end = text.find_first_of(std::string_view("\n\0", 2), start);
+      if (end == std::string_view::npos || text.find(' ', start) > end) continue;
+      return std::string(text.substr(at, end - at));
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> kernel_image_release(const Artifact& a) {
+  auto banner = kernel_image_banner(a);
+  if (!banner) return std::nullopt;
+  const size_t start = std::string_view("Linux version ").size();
+  return banner->substr(start, banner->find(' ', start) - start);
+}
+
+std::optional<Compiler> producing_compiler(const Artifact& a) {
+  if (const Section* s = a.section(".comment")) {
+    const std::string_view text(reinterpret_cast<const char*>(s->data.data()), s->data.size());
+    if (text.find("clang version") != std::string_view::npos) return Compiler::Clang;
+    if (text.find("GCC: ") != std::string_view::npos) return Compiler::Gcc;
+  }
+  if (!a.is_vmlinux()) return std::nullopt;
+  const auto banner = kernel_image_banner(a);
+  if (!banner) return std::nullopt;
+  if (banner->find("clang version") != std::string::npos) return Compiler::Clang;
+  if (banner->find("gcc") != std::string::npos) return Compiler::Gcc;
   return std::nullopt;
 }
 

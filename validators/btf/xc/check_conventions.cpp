@@ -2,6 +2,7 @@
 #include <elf.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -9,6 +10,7 @@
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_rules.h"
 #include "core/text.h"
+#include "input/kernel_release.h"
 
 namespace elfmeta::btf::xc {
 namespace {
@@ -47,6 +49,8 @@ class ConventionChecker {
     array_index_types();
     data_sections();
     aggregate_kind_flags();
+    clang_type_tags();
+    byte_order_and_pointer_size();
   }
 
  private:
@@ -151,6 +155,52 @@ class ConventionChecker {
         findings_.emit(rules::CONV_005, type_location(in_, id),
                        std::string(kind_name(t.kind())) + " with kind_flag set has no bitfield member");
     }
+  }
+
+  // XC-CONV-007. GCC 15's attribute-style tag (kind_flag 1) is not one.
+  void clang_type_tags() {
+    if (!kernel_btf() || input::producing_compiler(in_.artifact) != input::Compiler::Gcc) return;
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+      const TypeRef t = btf_.type(id);
+      if (t.kind() != kTypeTag || t.kflag()) continue;
+      const std::string_view name = btf_.name_of(t.name_off());
+      if (name == "user" || name == "rcu" || name == "percpu")
+        findings_.emit(rules::CONV_007, type_location(in_, id),
+                       "TYPE_TAG '" + std::string(name) + "' in BTF of a GCC-built " +
+                           (in_.artifact.is_vmlinux() ? "kernel image" : "module") +
+                           ": the kernel emits btf_type_tag for clang builds only");
+    }
+  }
+
+  // XC-CONV-009.
+  void byte_order_and_pointer_size() {
+    auto order = [](Endian e) { return std::string(e == Endian::Little ? "little-endian" : "big-endian"); };
+    const Location whole{in_.artifact.name, btf_section(in_), 0, "", std::nullopt, "", std::nullopt};  // the magic
+    if (const Btf* base = btf_.base()) {
+      if (base->stored_endian() != btf_.stored_endian())
+        findings_.emit(rules::CONV_009, whole,
+                       "split BTF is " + order(btf_.stored_endian()) + ", its base " + order(base->stored_endian()));
+      const auto mine = long_size(btf_, btf_.first_id()), theirs = long_size(*base, 1);
+      if (mine && theirs && *mine != *theirs)
+        findings_.emit(rules::CONV_009, whole,
+                       "long is " + std::to_string(*mine) + " bytes in the split BTF, " + std::to_string(*theirs) +
+                           " in its base");
+    }
+    if (in_.artifact.kind == input::ArtifactKind::Elf && in_.artifact.endian != btf_.stored_endian())
+      findings_.emit(rules::CONV_009, whole,
+                     ".BTF is " + order(btf_.stored_endian()) + " in a " + order(in_.artifact.endian) + " ELF file");
+  }
+
+  // The size of the first INT named like long from `first` (libbpf's guess
+  // of the pointer size).
+  static std::optional<uint32_t> long_size(const Btf& btf, uint32_t first) {
+    for (uint32_t id = first; id < btf.type_count(); ++id) {
+      const TypeRef t = btf.type(id);
+      if (t.kind() != kInt) continue;
+      const std::string_view name = btf.name_of(t.name_off());
+      if (name == "long int" || name == "long unsigned int" || name == "long" || name == "unsigned long") return t.size();
+    }
+    return std::nullopt;
   }
 
   const CrossCheckInput& in_;

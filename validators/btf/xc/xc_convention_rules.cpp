@@ -38,8 +38,27 @@ const Rule CONV_005{"XC-CONV-005", Severity::Warning, kNoConsumer, "struct kind_
                     "'has bitfields' (bpftool's C dump) then decodes the member offsets needlessly.",
                     "", ""};
 
+const Rule CONV_007{"XC-CONV-007", Severity::Warning, kNoConsumer,
+                    "GCC-built kernel BTF carries user/rcu/percpu TYPE_TAGs",
+                    "The kernel turns the btf_type_tag annotations (__user, __rcu, __percpu) into TYPE_TAG "
+                    "records only when it is built with clang; a kernel image or module built with GCC "
+                    "(the compiler named by its .comment or its linux_banner) has none, and tools that "
+                    "know the compiler (bpftrace) rely on that. Such tags in GCC-built BTF come from "
+                    "another producer than the build says. The attribute-style tag of GCC 15 "
+                    "(address_space(1), kind_flag 1) is not one of these and is not reported.",
+                    "", ""};
+const Rule CONV_009{"XC-CONV-009", Severity::Warning, kNoConsumer,
+                    "byte order or pointer size differs between BTF and what it belongs to",
+                    "Split BTF must have its base's byte order and pointer size, and BTF inside an ELF "
+                    "file the file's byte order: libbpf reads a split blob with its base's ids and "
+                    "strings, and infers the pointer size from an INT named like long. The kernel only "
+                    "loads host-order BTF; a blob in the other order beside a host-order base or file "
+                    "was written for another machine. (.BTF.ext in the other order is BTF-EXT-002.)",
+                    "", ""};
+
 std::span<const Rule* const> convention_table() {
-  static const std::vector<const Rule*> table{&CONV_001, &CONV_002, &CONV_003, &CONV_004, &CONV_005};
+  static const std::vector<const Rule*> table{&CONV_001, &CONV_002, &CONV_003, &CONV_004,
+                                              &CONV_005, &CONV_007, &CONV_009};
   return table;
 }
 
