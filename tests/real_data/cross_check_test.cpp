@@ -106,6 +106,13 @@ TEST_P(DebianCrossCheck, FiguresOfSpecSection4) {
   // structs whose members differ: no structural duplicate.
   EXPECT_EQ(s.struct_duplicates, 0u);
   EXPECT_EQ(s.equivalent_records, 0u);
+  // The BTF id sets of .BTF_ids, found through the kallsyms tables
+  // (KALLSYMS_ALL): every one holds exactly the FUNCs its symbols name,
+  // sorted (btf_id_deny's leading 0 is BTF_ID_UNUSED).
+  EXPECT_GE(s.btf_id_sets, 15u);  // 15 in 6.1.0-56, 38 in 6.12.117
+  EXPECT_GE(s.btf_id_entries, 380u);
+  EXPECT_EQ(c.diagnostics.count("XC-SYM-013"), 0u);
+  std::cout << "  " << want.label << ": " << s.btf_id_sets << " BTF id sets, " << s.btf_id_entries << " entries\n";
   std::ostringstream all;
   for (const auto& d : c.diagnostics.items())
     if (d.rule && d.severity != Severity::Note && !d.rule->id.starts_with("XC-SYM-00")) write_text(all, d);
@@ -136,7 +143,7 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
   const btf::xc::RecordIndex base_index(*vmlinux.btf.btf, 1);
   const std::set<std::string> leftovers{"rcuwait", "module", "rdma_counter", "xdr_stream", "gfn_to_pfn_cache", "gss_ctx",
                                         "sctp_association"};
-  size_t modules = 0, func_names = 0, split_identical = 0, linkage_checked = 0;
+  size_t modules = 0, func_names = 0, split_identical = 0, linkage_checked = 0, id_sets = 0, id_entries = 0;
   std::string unexpected;
   for (const auto& e : fs::recursive_directory_iterator(tree_.modules)) {
     if (!e.is_regular_file() || e.path().filename().string().find(".ko") == std::string::npos) continue;
@@ -154,6 +161,8 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
     func_names += stats.func_names;
     split_identical += stats.split_identical;
     linkage_checked += stats.var_linkage_checked;
+    id_sets += stats.btf_id_sets;
+    id_entries += stats.btf_id_entries;
     EXPECT_EQ(stats.funcs_without_symbol, 0u) << e.path();
     EXPECT_EQ(stats.var_linkage_mismatched, 0u) << e.path();
     for (const auto& d : list.items()) {
@@ -169,10 +178,12 @@ TEST_P(DebianModulesCrossCheck, SplitBtfAgainstSymtabAndBase) {
   }
   std::cout << "  " << package_ << ": " << modules << " modules, " << func_names << " FUNC names, "
             << split_identical << " split types repeating a base type, " << linkage_checked
-            << " percpu VARs whose linkage matches their symbol's binding\n";
+            << " percpu VARs whose linkage matches their symbol's binding, " << id_sets << " BTF id sets of "
+            << id_entries << " entries in .BTF_ids\n";
   EXPECT_GE(modules, 200u);
   EXPECT_GT(split_identical, 10u);
   EXPECT_GT(linkage_checked, 10u);  // XC-SYM-009 meets real module symtabs
+  EXPECT_GE(id_sets, 4u);           // XC-SYM-013 meets kfunc sets (nf_conntrack, ...); none is reported
   EXPECT_EQ(unexpected, "");
 }
 

@@ -20,6 +20,7 @@ CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings) {
     return stats;
   }
   check_symbols(in, findings, stats);
+  check_btf_ids(in, findings, stats);
   check_dedup(in, findings, stats);
   check_conventions(in, findings, stats);
   check_dwarf(in, findings);

@@ -67,6 +67,7 @@ struct CrossCheckStats {
   int64_t percpu_section_slack = 0;    // section span - DATASEC size (XC-SYM-006 when < 0)
   std::vector<std::string> percpu_symbols_without_var;  // XC-SYM-007 (notes and warnings)
   size_t global_vars = 0, global_vars_mismatched = 0;   // XC-SYM-008
+  size_t btf_id_sets = 0, btf_id_entries = 0;          // XC-SYM-013: sets in .BTF_ids and their entries
   // XC-DEDUP
   size_t identical_records = 0, struct_duplicates = 0, fwd_with_definition = 0, equivalent_records = 0;
   size_t strings = 0, duplicate_strings = 0, unreferenced_strings = 0, split_identical = 0;
@@ -79,6 +80,8 @@ struct CrossCheckStats {
 CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings);
 
 void check_symbols(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);      // XC-SYM
+// The BTF id sets in .BTF_ids, found by the symbols (XC-SYM-013, XC-SYM-010).
+void check_btf_ids(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);
 void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);        // XC-DEDUP
 void check_conventions(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats);  // XC-CONV
 

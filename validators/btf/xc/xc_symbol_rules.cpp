@@ -51,10 +51,12 @@ const Rule SYM_008{"XC-SYM-008", Severity::Warning, kNoConsumer,
                    "must equal its symbol's address minus the section's address (the symbol value in a "
                    "relocatable object), or a debugger reading globals by BTF reads the wrong bytes.",
                    "pahole 1.28", ""};
-const Rule SYM_010{"XC-SYM-010", Severity::Warning, kNoConsumer, "bpf_kfunc FUNC without a text symbol",
+const Rule SYM_010{"XC-SYM-010", Severity::Warning, kNoConsumer, "bpf_kfunc FUNC without a text symbol or a kfunc set",
                    "A FUNC tagged bpf_kfunc is called by BPF programs through its kallsyms address; "
                    "without a text symbol of its name the call cannot be resolved when a program is "
-                   "loaded.",
+                   "loaded. And a kfunc is callable only when a BTF_SET8 of .BTF_ids registers it: "
+                   "where the artifact's symbols show its kfunc sets, a tagged FUNC in none of them is "
+                   "reported too.",
                    "Linux 6.5 (bpf_kfunc tags)", ""};
 const Rule SYM_012{"XC-SYM-012", Severity::Warning, kNoConsumer,
                    "address declaration tag does not name a symbol of its function",
@@ -63,9 +65,20 @@ const Rule SYM_012{"XC-SYM-012", Severity::Warning, kNoConsumer,
                    "otherwise a tracer attaches to the wrong code.",
                    "proposal (2025)", ""};
 
+const Rule SYM_013{"XC-SYM-013", Severity::Warning, kNoConsumer,
+                   "BTF id set entry unresolved, not the FUNC its symbol names, or out of order",
+                   "resolve_btfids writes the BTF id of each function named in a BTF_SET8 (kfunc sets) or "
+                   "BTF_SET of .BTF_ids, and sorts the sets: the kernel finds kfuncs and their flags by "
+                   "binary search. An id of 0 is a function resolve_btfids did not find (it warns "
+                   "\"unresolved symbol\"; the kfunc cannot be called); an id that is not the FUNC the "
+                   "entry's __BTF_ID__func__ symbol names registers the wrong function; an unsorted set "
+                   "hides entries from the search. Checked where the symbols show the sets (module and "
+                   "object symtabs; an image's kallsyms tables with KALLSYMS_ALL).",
+                   "resolve_btfids", ""};
+
 std::span<const Rule* const> symbol_table() {
   static const std::vector<const Rule*> table{&SYM_001, &SYM_002, &SYM_003, &SYM_005, &SYM_006,
-                                              &SYM_007, &SYM_008, &SYM_010, &SYM_012};
+                                              &SYM_007, &SYM_008, &SYM_010, &SYM_012, &SYM_013};
   return table;
 }
 
