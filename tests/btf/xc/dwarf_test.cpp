@@ -24,6 +24,7 @@
 #include "core/diagnostic.h"
 #include "core/findings.h"
 #include "input/artifact.h"
+#include "input/symbols.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -93,12 +94,14 @@ struct XcResult {
   }
 };
 
-XcResult cross_check(const Checked& c) {
+// `symbols`: the object's symtab, for the functions DWARF defines that
+// should have a FUNC (without it only types are looked for in the BTF).
+XcResult cross_check(const Checked& c, const input::SymbolIndex* symbols = nullptr) {
   XcResult r;
   if (!c.btf.btf) return r;
   DiagnosticList list;
   Findings findings(c.artifact->name, list);
-  btf::xc::check_dwarf(btf::xc::CrossCheckInput{*c.artifact, c.b(), nullptr}, findings);
+  btf::xc::check_dwarf(btf::xc::CrossCheckInput{*c.artifact, c.b(), symbols}, findings);
   for (auto& d : list.items()) {
     if (!d.rule) {
       r.notes.push_back(d.message);
@@ -275,6 +278,34 @@ TEST_F(BtfDwarf, CorruptedBytesAreSurvived) {
 }
 
 // ---------------------------------------------------------------- XC-DW-001
+
+// The other direction: a DWARF definition with no BTF record of its kind
+// and name (here the struct's name pointed at another struct's), and a
+// function with a text symbol whose FUNC is missing the same way.
+TEST_F(BtfDwarf, DefinitionWithoutBtfRecordIsFound) {
+  const Checked c = open_checked(object("layouts.c"));
+  const auto symbols = input::symbols_from_symtab(*c.artifact);
+  ASSERT_TRUE(symbols);
+  EXPECT_EQ(cross_check(c, &*symbols).listing, "");  // every DWARF definition and function has its record
+  const uint32_t packed = c.find(btf::kStruct, "packed"), aligned = c.find(btf::kStruct, "aligned");
+  const uint32_t aligned_name = c.b().type(aligned).name_off();
+  const XcResult r = cross_check(patched(c, packed, 0, [&](uint32_t) { return aligned_name; }), &*symbols);
+  EXPECT_NE(r.listing.find("struct 'packed' (" + (kCorpus / "layouts.c").string()), std::string::npos) << r.listing;
+  EXPECT_NE(r.listing.find(") is defined in DWARF but has no BTF record"), std::string::npos) << r.listing;
+
+  const Checked o = open_checked(object("other.c"));
+  const auto other_symbols = input::symbols_from_symtab(*o.artifact);
+  ASSERT_TRUE(other_symbols);
+  EXPECT_EQ(cross_check(o, &*other_symbols).listing, "");
+  const uint32_t entry = o.find(btf::kFunc, "other_entry"), use = o.find(btf::kFunc, "use_clone");
+  ASSERT_NE(use, 0u);
+  const uint32_t use_name = o.b().type(use).name_off();
+  const XcResult f = cross_check(patched(o, entry, 0, [&](uint32_t) { return use_name; }), &*other_symbols);
+  EXPECT_NE(f.listing.find("function 'other_entry'"), std::string::npos) << f.listing;
+  EXPECT_NE(f.listing.find("is defined in DWARF and has a text symbol but has no BTF record"), std::string::npos)
+      << f.listing;
+  EXPECT_GE(f.count("XC-DW-004"), 1u) << f.listing;
+}
 
 TEST_F(BtfDwarf, MemberOffsetIsFound) {
   const Checked c = open_checked(object("layouts.c"));

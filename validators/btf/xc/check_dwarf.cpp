@@ -29,6 +29,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,6 +39,7 @@
 #include "btf/btf_format.h"
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_dwarf_rules.h"
+#include "input/symbols.h"
 #include "core/findings.h"
 
 namespace elfmeta::btf::xc {
@@ -193,6 +195,7 @@ struct Candidate {
   uint64_t size;
   int line;
   const char* file;
+  bool cu_scope;  // defined at the top of its compile unit (not in a function or aggregate)
 };
 
 struct Index {
@@ -205,7 +208,7 @@ struct Index {
   }
 };
 
-void add_candidate(Index& idx, Cat cat, std::string_view name, Dwarf_Die* die) {
+void add_candidate(Index& idx, Cat cat, std::string_view name, Dwarf_Die* die, bool cu_scope) {
   int line = 0;
   dwarf_decl_line(die, &line);
   const char* file = dwarf_decl_file(die);
@@ -214,7 +217,7 @@ void add_candidate(Index& idx, Cat cat, std::string_view name, Dwarf_Die* die) {
   for (const Candidate& c : list)
     if (c.size == size && c.line == line && (c.file == file || (c.file && file && std::strcmp(c.file, file) == 0)))
       return;  // the same declaration seen in another compile unit
-  if (list.size() < kMaxCandidates) list.push_back({dwarf_dieoffset(die), size, line, file});
+  if (list.size() < kMaxCandidates) list.push_back({dwarf_dieoffset(die), size, line, file, cu_scope});
 }
 
 void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
@@ -228,11 +231,11 @@ void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
                       : tag == DW_TAG_typedef      ? Cat::Typedef
                                                    : Cat::Enum;
       if (!name.empty()) {
-        add_candidate(idx, cat, name, die);
+        add_candidate(idx, cat, name, die, cu_scope);
       } else if (cat == Cat::Enum) {
         Dwarf_Die e;  // an anonymous enum by its first enumerator, unique in its scope
         if (dwarf_child(die, &e) == 0 && dwarf_tag(&e) == DW_TAG_enumerator)
-          if (const auto first = die_name(&e); !first.empty()) add_candidate(idx, Cat::AnonEnum, first, die);
+          if (const auto first = die_name(&e); !first.empty()) add_candidate(idx, Cat::AnonEnum, first, die, cu_scope);
       }
       return;
     }
@@ -241,12 +244,12 @@ void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
       Dwarf_Attribute attr;
       if (dwarf_attr(die, DW_AT_abstract_origin, &attr) || dwarf_attr(die, DW_AT_specification, &attr))
         return;  // a concrete instance: its abstract DIE carries the prototype
-      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Func, name, die);
+      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Func, name, die, cu_scope);
       return;
     }
     case DW_TAG_variable: {
       if (!cu_scope || die_flag(die, DW_AT_declaration)) return;
-      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Var, name, die);
+      if (const auto name = die_name(die); !name.empty()) add_candidate(idx, Cat::Var, name, die, cu_scope);
       return;
     }
     default: return;
@@ -936,6 +939,43 @@ const Rule& rule_of(Cat cat) {
   }
 }
 
+// The other direction: every named struct, union, enum and typedef defined
+// at the top of a C compile unit has a record of its kind and name in the
+// BTF (or its base), and so has every function with a text symbol of its
+// name (what pahole encodes) whose calling convention GCC kept. Reported
+// in name order; returns how many were missing.
+size_t report_absent_from_btf(const CrossCheckInput& in, const Index& idx, Comparer& cmp, elfmeta::Findings& findings) {
+  std::set<std::pair<Cat, std::string_view>> in_btf;
+  for (const Btf* b = &in.btf; b; b = b->base())
+    for (uint32_t id = b->first_id(); id < b->type_count(); ++id) {
+      const TypeRef t = b->type(id);
+      const auto cat = t.kind() == kFwd ? std::optional(t.kflag() ? Cat::Union : Cat::Struct) : category_of(t);
+      if (cat) in_btf.emplace(*cat, b->name_of(t.name_off()));
+    }
+  std::vector<std::pair<std::pair<Cat, std::string_view>, const Candidate*>> absent;
+  for (const auto& [key, cands] : idx.by_key) {
+    if (key.cat == Cat::AnonEnum || key.cat == Cat::Var || in_btf.count({key.cat, key.name})) continue;
+    const auto top = std::find_if(cands.begin(), cands.end(), [](const Candidate& c) { return c.cu_scope; });
+    if (top == cands.end()) continue;
+    if (key.cat == Cat::Func) {
+      const input::Symbol* s = in.symbols ? in.symbols->find(key.name) : nullptr;
+      if (!s || !s->function() || cmp.nocall(top->off)) continue;
+    }
+    absent.push_back({{key.cat, key.name}, &*top});
+  }
+  std::sort(absent.begin(), absent.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  static constexpr const char* kWhat[] = {"struct", "union", "enum", "enum", "typedef", "function", "variable"};
+  for (const auto& [key, c] : absent) {
+    std::string where = c->file ? std::string(c->file) + ":" + std::to_string(c->line) : "DWARF " + hex(c->off);
+    findings.emit(rule_of(key.first),
+                  Location{in.artifact.name, ".BTF", std::nullopt, "", std::nullopt, "", std::nullopt},
+                  std::string(kWhat[static_cast<int>(key.first)]) + " '" + std::string(key.second) + "' (" + where +
+                      ") is defined in DWARF" + (key.first == Cat::Func ? " and has a text symbol" : "") +
+                      " but has no BTF record");
+  }
+  return absent.size();
+}
+
 }  // namespace
 
 void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
@@ -1036,6 +1076,8 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     report(best);
   }
 
+  const size_t absent = report_absent_from_btf(in, idx, cmp, findings);
+
   std::string note = "XC-DW: " + std::to_string(compared) + " BTF types compared with the DWARF of " +
                      std::to_string(idx.cus) + " compile units, " + std::to_string(agreed) + " agree";
   if (idx.skipped_cus)
@@ -1044,6 +1086,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   else if (missing)
     note += "; " + std::to_string(missing) + " anonymous enums not found by their first enumerator";
   if (tolerated_nocall) note += "; " + std::to_string(tolerated_nocall) + " FUNCs of DW_CC_nocall functions skipped";
+  if (absent) note += "; " + std::to_string(absent) + " DWARF definitions without a BTF record";
   if (cmp.tolerated_static_members) note += "; static members skipped";
   if (cmp.exhausted()) note += "; stopped after " + std::to_string(kWorkBudget) + " comparisons";
   findings.note(".BTF", std::move(note));
