@@ -139,6 +139,9 @@ class Reader {
     const uint64_t end = fre_end();
     const size_t n = t_.fdes.size();
     t_.blocks.resize(n);
+    // FRE k and k - 1 of the block being read, one pair per thread (not
+    // per block: a Fre is 80 bytes that would be zeroed 20,000 times).
+    Fre scratch[2];
     size_t from = 0;
     if (concurrent_ && n >= kConcurrentFdes) {
       // The second thread also runs `beside` (the symbols, about a fifth of
@@ -149,8 +152,9 @@ class Reader {
       run_beside(
           [&] {
             if (beside_) beside_();
+            Fre scratch[2];
             for (size_t i = half; i < n; ++i) {
-              if (!read_block<Reporting::Quiet>(i, base, end)) {
+              if (!read_block<Reporting::Quiet>(i, base, end, scratch)) {
                 stopped = i;
                 return;
               }
@@ -159,7 +163,7 @@ class Reader {
           },
           [&] {
             for (size_t i = 0; i < half; ++i) {
-              read_block<Reporting::Report>(i, base, end);
+              read_block<Reporting::Report>(i, base, end, scratch);
               t_.fre_count += t_.blocks[i].count;
             }
           });
@@ -167,14 +171,14 @@ class Reader {
       from = stopped;
     }
     for (size_t i = from; i < n; ++i) {
-      read_block<Reporting::Report>(i, base, end);
+      read_block<Reporting::Report>(i, base, end, scratch);
       t_.fre_count += t_.blocks[i].count;
     }
   }
 
   // False when reading quietly reached a finding (the block is incomplete).
   template <Reporting mode>
-  bool read_block(size_t i, uint64_t base, uint64_t end) {
+  bool read_block(size_t i, uint64_t base, uint64_t end, Fre (&scratch)[2]) {
     constexpr bool quiet = mode == Reporting::Quiet;
     Fde& d = t_.fdes[i];
     FreRange& b = t_.blocks[i];
@@ -210,7 +214,7 @@ class Reader {
                                               std::to_string(t_.header.fre_len) + "-byte FRE sub-section");
       return true;
     }
-    return read_fre_list<mode>(i, at, end, addr_size, b);
+    return read_fre_list<mode>(i, at, end, addr_size, b, scratch);
   }
 
   // FDE i's FREs from `at`: each checked for bounds and encoding (an error
@@ -218,12 +222,11 @@ class Reader {
   // Counts are kept in locals and stored at the end: the loop runs for
   // every FRE of the section.
   template <Reporting mode>
-  bool read_fre_list(size_t i, uint64_t at, uint64_t end, uint32_t addr_size, FreRange& b) {
+  bool read_fre_list(size_t i, uint64_t at, uint64_t end, uint32_t addr_size, FreRange& b, Fre (&fres)[2]) {
     constexpr bool quiet = mode == Reporting::Quiet;
     const ByteReader r = t_.bytes;  // a copy, like the count: kept in registers
     const uint32_t n = t_.fdes[i].num_fres;
     FreRules rules(t_.header, t_.fdes[i], f_.consumer());
-    Fre fres[2];  // FRE k and k - 1
     bool findings = false;
     uint32_t k = 0;
     enum class Ended { Complete, Broken, Stopped };
