@@ -2,6 +2,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <string_view>
 
 namespace elfmeta::input {
@@ -38,8 +39,8 @@ std::optional<std::string> kernel_image_banner(const Artifact& a) {
       const size_t start = at + kBanner.size();
       // The banner itself, not a format string such as "Linux version %s".
       if (start >= text.size() || text[start] < '0' || text[start] > '9') continue;
-      const size_t end = text.find_first_of(std::string_view("\n\0", 2), start);
-      if (end == std::string_view::npos || text.find(' ', start) > end) continue;
+      // The line ends at its newline, its NUL, or the section's end.
+      const size_t end = std::min(text.find_first_of(std::string_view("\n\0", 2), start), text.size());
       return std::string(text.substr(at, end - at));
     }
   }

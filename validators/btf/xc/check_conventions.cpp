@@ -158,17 +158,22 @@ class ConventionChecker {
   }
 
   // XC-CONV-007. GCC 15's attribute-style tag (kind_flag 1) is not one.
+  // The compiler is looked up only when there are such tags: for an image
+  // without .comment that is a scan of .rodata for the banner.
   void clang_type_tags() {
-    if (!kernel_btf() || input::producing_compiler(in_.artifact) != input::Compiler::Gcc) return;
+    if (!kernel_btf()) return;
+    std::optional<bool> gcc_built;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kTypeTag || t.kflag()) continue;
       const std::string_view name = btf_.name_of(t.name_off());
-      if (name == "user" || name == "rcu" || name == "percpu")
-        findings_.emit(rules::CONV_007, type_location(in_, id),
-                       "TYPE_TAG '" + std::string(name) + "' in BTF of a GCC-built " +
-                           (in_.artifact.is_vmlinux() ? "kernel image" : "module") +
-                           ": the kernel emits btf_type_tag for clang builds only");
+      if (name != "user" && name != "rcu" && name != "percpu") continue;
+      if (!gcc_built) gcc_built = input::producing_compiler(in_.artifact) == input::Compiler::Gcc;
+      if (!*gcc_built) return;
+      findings_.emit(rules::CONV_007, type_location(in_, id),
+                     "TYPE_TAG '" + std::string(name) + "' in BTF of a GCC-built " +
+                         (in_.artifact.is_vmlinux() ? "kernel image" : "module") +
+                         ": the kernel emits btf_type_tag for clang builds only");
     }
   }
 
