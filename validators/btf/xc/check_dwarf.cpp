@@ -1204,13 +1204,22 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   // prototype. `nocall`: every DWARF subprogram of the name says
   // DW_CC_nocall, reported even when no out-of-line copy is found. A name
   // without a text symbol is the symbol check's (XC-SYM-001/004).
+  struct AbiVerdict {
+    std::string why;
+    size_t copies = 0;
+  };
+  std::unordered_map<std::string_view, AbiVerdict> abi_by_name;
   auto report_changed_abi = [&](uint32_t id, std::string_view name, bool nocall) -> size_t {
     if (in.symbols) {
       const input::Symbol* s = in.symbols->find(name);
       if (!s || !s->function()) return 0;
     }
-    size_t copies = 0;
-    std::string why = abi_of_all_copies_changed(session->dwarf(), idx, name, in.artifact.machine, copies);
+    // Once per name: many FUNC records of one name must not read its copies again.
+    auto [seen, fresh] = abi_by_name.try_emplace(name);
+    if (fresh)
+      seen->second.why = abi_of_all_copies_changed(session->dwarf(), idx, name, in.artifact.machine, seen->second.copies);
+    size_t copies = seen->second.copies;
+    std::string why = seen->second.why;
     if (why.empty() && nocall && !idx.code_by_name.count(name))
       why = "its DWARF subprogram says DW_AT_calling_convention DW_CC_nocall (the compiler changed its interface)";
     if (why.empty()) return 0;
