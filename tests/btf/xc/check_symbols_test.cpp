@@ -32,15 +32,50 @@ TEST(XcSymbols, FunctionsWithTheirSymbolsAreClean) {
 
 TEST(XcSymbols, MissingFunctionsAreClassified) {
   Functions f{"cloned", "driver_exit", "gone"};
-  auto run = run_cross_check(f.b.build(), "ffffffff81000000 t cloned.isra.0\nffffffff81000040 T other\n");
+  auto run = run_cross_check(f.b.build(), "ffffffff81000000 t cloned.part.0\nffffffff81000040 T other\n");
   EXPECT_EQ(run->rules(), "XC-SYM-001");
   EXPECT_EQ(run->stats.funcs_without_symbol, 3u);
   EXPECT_EQ(run->stats.only_clones, 1u);
+  EXPECT_EQ(run->stats.abi_clones, 0u);
   EXPECT_EQ(run->stats.exit_style, 1u);
   EXPECT_EQ(run->stats.absent_names, std::vector<std::string>{"gone"});
-  EXPECT_NE(run->text().find("only the compiler clone 'cloned.isra.0'"), std::string::npos) << run->text();
+  EXPECT_NE(run->text().find("only the compiler clone 'cloned.part.0'"), std::string::npos) << run->text();
   // Located at the FUNC record: type 3 is the first FUNC.
   EXPECT_NE(run->text().find("[type 3 FUNC 'cloned']"), std::string::npos) << run->text();
+}
+
+// XC-SYM-004: a FUNC whose only code is an .isra or .constprop clone has no
+// symbol to attach to and a prototype the clone's ABI may not follow; one
+// finding, under XC-SYM-004 rather than XC-SYM-001. A .part piece beside it
+// changes nothing.
+TEST(XcSymbols, OnlyAbiChangingClonesAreXcSym004) {
+  Functions f{"scale", "pick"};
+  auto run = run_cross_check(f.b.build(),
+                             "ffffffff81000000 t scale.constprop.0\n"
+                             "ffffffff81000040 t pick.part.0\n"
+                             "ffffffff81000080 t pick.constprop.0.isra.0\n");
+  EXPECT_EQ(run->rules(), "XC-SYM-004") << run->text();
+  EXPECT_EQ(run->count("XC-SYM-004"), 2u);
+  EXPECT_EQ(run->stats.funcs_without_symbol, 2u);
+  EXPECT_EQ(run->stats.only_clones, 2u);
+  EXPECT_EQ(run->stats.abi_clones, 2u);
+  EXPECT_NE(run->text().find("[type 3 FUNC 'scale']"), std::string::npos) << run->text();
+  EXPECT_NE(run->text().find("only the compiler clone 'scale.constprop.0'"), std::string::npos) << run->text();
+  EXPECT_NE(run->text().find("only the compiler clone 'pick.constprop.0.isra.0'"), std::string::npos) << run->text();
+}
+
+// The twin: the same clones beside the functions themselves, whose ABI the
+// FUNCs describe.
+TEST(XcSymbols, ClonesBesideTheFunctionAreClean) {
+  Functions f{"scale", "pick"};
+  auto run = run_cross_check(f.b.build(),
+                             "ffffffff81000000 t scale.constprop.0\n"
+                             "ffffffff81000020 t scale\n"
+                             "ffffffff81000040 t pick.part.0\n"
+                             "ffffffff81000080 t pick.constprop.0.isra.0\n"
+                             "ffffffff810000c0 T pick\n");
+  EXPECT_EQ(run->rules(), "") << run->text();
+  EXPECT_EQ(run->stats.funcs_without_symbol, 0u);
 }
 
 TEST(XcSymbols, ExitCodeIsPresentInASymtab) {

@@ -84,7 +84,7 @@ Checked open_checked(const fs::path& p) {
 }
 
 struct XcResult {
-  std::vector<Diagnostic> findings;  // XC-DW findings only
+  std::vector<Diagnostic> findings;  // XC-DW findings and XC-SYM-004 (the code ABI, read from the DWARF)
   std::vector<std::string> notes;
   std::string listing;
   size_t count(std::string_view rule) const {
@@ -109,7 +109,7 @@ XcResult cross_check(const Checked& c, const input::SymbolIndex* symbols = nullp
     }
     r.listing += std::string(d.rule->id) + " type " + std::to_string(d.location.index.value_or(0)) + " " +
                  d.location.record_kind + " " + d.location.record_name.value_or("(anon)") + ": " + d.message + "\n";
-    if (d.rule->id.starts_with("XC-DW-")) r.findings.push_back(std::move(d));
+    if (d.rule->id.starts_with("XC-DW-") || d.rule->id == "XC-SYM-004") r.findings.push_back(std::move(d));
   }
   return r;
 }
@@ -205,6 +205,13 @@ TEST_F(BtfDwarf, ClangObjectsAgree) {
     const Checked c = open_checked(object(source, "clang -Wno-everything"));
     ASSERT_TRUE(c.btf.btf);
     const XcResult r = cross_check(c);
+    if (std::string_view(source) == "other.c") {
+      // clang -O2 drops clone_me's constant and unused parameters and keeps
+      // its name; pahole 1.24 encodes the source prototype (XC-SYM-004).
+      expect_only(r, "XC-SYM-004", c.find(btf::kFunc, "clone_me"));
+      EXPECT_NE(r.listing.find("parameter 2 'k' arrives in rdi, not in rdx"), std::string::npos) << r.listing;
+      continue;
+    }
     EXPECT_TRUE(r.findings.empty()) << r.listing;
   }
 }
@@ -496,6 +503,103 @@ TEST_F(BtfDwarf, TypeTagsAgreeAndAMissingTagIsFound) {
   bool at_struct = false;
   for (const auto& d : r.findings) at_struct |= d.location.index == id;
   EXPECT_TRUE(at_struct) << r.listing;
+}
+
+// ---------------------------------------------------------------- XC-SYM-004
+
+// clang -O2 removes drop_middle's dead parameter under the function's own
+// name: `c` arrives in rsi. pahole 1.24 encodes the source prototype. The
+// twin: clang -O0, which keeps every parameter where the ABI puts it.
+TEST_F(BtfDwarf, ClangDroppedParameterIsXcSym004) {
+  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  const Checked clean = open_checked(object("abi.c", "clang", "-O0"));
+  ASSERT_TRUE(clean.btf.btf);
+  const XcResult twin = cross_check(clean);
+  EXPECT_TRUE(twin.findings.empty()) << twin.listing;
+
+  const Checked c = open_checked(object("abi.c", "clang", "-O2"));
+  ASSERT_TRUE(c.btf.btf);
+  const XcResult r = cross_check(c);
+  expect_only(r, "XC-SYM-004", c.find(btf::kFunc, "drop_middle"));
+  EXPECT_NE(r.listing.find("parameter 2 'c' arrives in rsi, not in rdx as the prototype has it"), std::string::npos)
+      << r.listing;
+  // mix's double takes no integer register: its longs are where they belong.
+  EXPECT_NE(c.find(btf::kFunc, "mix"), 0u);
+  EXPECT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("1 FUNCs whose code has another ABI (XC-SYM-004)"), std::string::npos) << r.notes[0];
+}
+
+// GCC -O2 turns drop_middle into drop_middle.constprop.0 without the dead
+// parameter; pahole 1.24 writes no FUNC for it (the clean twin). The BTF of
+// the -O0 build put on the -O2 object describes the clone by the source
+// prototype: found from the clone's DWARF; with the symtab, the symbol
+// check reports it (no symbol of the name) and this check stays quiet.
+TEST_F(BtfDwarf, GccCloneDescribedBySourcePrototypeIsXcSym004) {
+  const Checked own = open_checked(object("abi.c", "gcc", "-O2"));
+  ASSERT_TRUE(own.btf.btf);
+  const XcResult twin = cross_check(own);
+  if (own.find(btf::kFunc, "drop_middle") == 0)
+    EXPECT_TRUE(twin.findings.empty()) << twin.listing;
+  else
+    EXPECT_EQ(twin.count("XC-SYM-004"), 1u) << "a pahole that encodes clones:\n" << twin.listing;
+
+  const fs::path o0 = dir_ / "abi-O0.o", o2 = dir_ / "abi-O2.o", detached = dir_ / "abi-O0.btf";
+  ASSERT_EQ(run("gcc -g -O0 -c " + (kCorpus / "abi.c").string() + " -o " + o0.string()), 0);
+  ASSERT_EQ(run("gcc -g -O2 -c " + (kCorpus / "abi.c").string() + " -o " + o2.string()), 0);
+  ASSERT_EQ(run("pahole --btf_encode_detached=" + detached.string() + " " + o0.string()), 0);
+  ASSERT_EQ(run("objcopy --add-section .BTF=" + detached.string() + " " + o2.string()), 0);
+  const Checked c = open_checked(o2);
+  ASSERT_TRUE(c.btf.btf);
+  const uint32_t id = c.find(btf::kFunc, "drop_middle");
+  ASSERT_NE(id, 0u);
+  const XcResult r = cross_check(c);
+  expect_only(r, "XC-SYM-004", id);
+  EXPECT_NE(r.listing.find("parameter 2 'c' arrives in rsi"), std::string::npos) << r.listing;
+
+  const auto symbols = input::symbols_from_symtab(*c.artifact);
+  ASSERT_TRUE(symbols);
+  EXPECT_EQ(symbols->find("drop_middle"), nullptr);
+  EXPECT_EQ(cross_check(c, &*symbols).count("XC-SYM-004"), 0u);
+}
+
+// DW_AT_calling_convention DW_CC_nocall: clang's IR of abi.c with keeps_abi's
+// subroutine type marked nocall (as LLVM marks functions whose signature it
+// changed); pahole 1.24 encodes such functions. The twin: the IR unchanged.
+TEST_F(BtfDwarf, NocallSubprogramIsXcSym004) {
+  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  const fs::path ll = dir_ / "abi.ll";
+  ASSERT_EQ(run("clang -g -O0 -S -emit-llvm " + (kCorpus / "abi.c").string() + " -o " + ll.string()), 0);
+  std::ifstream in(ll);
+  const std::string ir((std::istreambuf_iterator<char>(in)), {});
+  // keeps_abi's prototype (int, long, int *) is its own DISubroutineType.
+  const size_t sub = ir.find("!DISubprogram(name: \"keeps_abi\"");
+  ASSERT_NE(sub, std::string::npos);
+  const size_t ref = ir.find("type: !", sub);
+  ASSERT_NE(ref, std::string::npos);
+  const std::string node = ir.substr(ref + 6, ir.find_first_of(",)", ref) - ref - 6);  // "!N"
+  const std::string decl = "\n" + node + " = !DISubroutineType(types: ";
+  const size_t at = ir.find(decl);
+  ASSERT_NE(at, std::string::npos) << node;
+  ASSERT_EQ(ir.find("type: " + node + ",", ref + 1), std::string::npos) << node << " is shared";
+  std::string nocall = ir;
+  nocall.insert(at + decl.size() - std::string("types: ").size(), "cc: DW_CC_nocall, ");
+
+  for (const bool mark : {false, true}) {
+    SCOPED_TRACE(mark ? "DW_CC_nocall" : "unchanged");
+    const fs::path src = dir_ / (mark ? "nocall.ll" : "plain.ll"), obj = dir_ / (mark ? "nocall.o" : "plain.o");
+    std::ofstream(src) << (mark ? nocall : ir);
+    ASSERT_EQ(run("clang -g -c " + src.string() + " -o " + obj.string()), 0);
+    ASSERT_EQ(run("pahole -J " + obj.string()), 0);
+    const Checked c = open_checked(obj);
+    ASSERT_TRUE(c.btf.btf);
+    const XcResult r = cross_check(c);
+    if (!mark) {
+      EXPECT_TRUE(r.findings.empty()) << r.listing;
+      continue;
+    }
+    expect_only(r, "XC-SYM-004", c.find(btf::kFunc, "keeps_abi"));
+    EXPECT_NE(r.listing.find("DW_CC_nocall"), std::string::npos) << r.listing;
+  }
 }
 
 }  // namespace

@@ -39,6 +39,7 @@
 #include "btf/btf_format.h"
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_dwarf_rules.h"
+#include "btf/xc/xc_rules.h"
 #include "input/symbols.h"
 #include "core/findings.h"
 
@@ -200,6 +201,10 @@ struct Candidate {
 
 struct Index {
   std::unordered_map<Key, std::vector<Candidate>, KeyHash> by_key;
+  // The out-of-line code of each function name: the subprogram DIEs at CU
+  // scope that have an address, concrete instances of an inlined or cloned
+  // function included (GCC's .isra/.constprop clones are such instances).
+  std::unordered_map<std::string_view, std::vector<Dwarf_Off>> code_by_name;
   size_t cus = 0, skipped_cus = 0;
 
   const std::vector<Candidate>* find(Cat cat, std::string_view name) const {
@@ -218,6 +223,14 @@ void add_candidate(Index& idx, Cat cat, std::string_view name, Dwarf_Die* die, b
     if (c.size == size && c.line == line && (c.file == file || (c.file && file && std::strcmp(c.file, file) == 0)))
       return;  // the same declaration seen in another compile unit
   if (list.size() < kMaxCandidates) list.push_back({dwarf_dieoffset(die), size, line, file, cu_scope});
+}
+
+void add_code(Index& idx, Dwarf_Die* die) {
+  if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges)) return;  // inlined only
+  const std::string_view name = die_name(die);  // through DW_AT_abstract_origin for a concrete instance
+  if (name.empty()) return;
+  auto& list = idx.code_by_name[name];
+  if (list.size() < kMaxCandidates) list.push_back(dwarf_dieoffset(die));
 }
 
 void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
@@ -241,6 +254,7 @@ void visit(Index& idx, Dwarf_Die* die, bool cu_scope) {
     }
     case DW_TAG_subprogram: {
       if (die_flag(die, DW_AT_declaration)) return;
+      if (cu_scope) add_code(idx, die);
       Dwarf_Attribute attr;
       if (dwarf_attr(die, DW_AT_abstract_origin, &attr) || dwarf_attr(die, DW_AT_specification, &attr))
         return;  // a concrete instance: its abstract DIE carries the prototype
@@ -918,6 +932,159 @@ class Comparer {
   std::unordered_set<uint32_t> visited_;
 };
 
+// ------------------------------------------------------------------ code ABI (XC-SYM-004)
+
+// The x86-64 SysV ABI passes the first six integer and pointer arguments
+// in rdi, rsi, rdx, rcx, r8, r9: DWARF registers 5, 4, 1, 2, 8, 9.
+constexpr int kSysvIntArgRegs[] = {5, 4, 1, 2, 8, 9};
+constexpr int kMaxTypeHops = 16;     // typedefs and qualifiers followed to a parameter's type
+constexpr int kMaxOriginHops = 4;    // DW_AT_abstract_origin chain of a concrete instance
+constexpr size_t kMaxAbiParams = 64;  // parameters read per subprogram
+
+const char* x86_64_register(int reg) {
+  static constexpr const char* kNames[] = {"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp", "r8",
+                                           "r9",  "r10", "r11", "r12", "r13", "r14", "r15", "rip"};
+  if (reg >= 0 && reg < int(std::size(kNames))) return kNames[reg];
+  if (reg >= 17 && reg <= 32) return "an xmm register";
+  return "another register";
+}
+
+// How the ABI passes a value of this type: in one integer register, in a
+// vector register, or some other way this check does not follow
+// (aggregates, 128-bit and x87 values, unknown types).
+enum class ArgClass : uint8_t { Integer, Sse, Other };
+
+ArgClass arg_class(Dwarf_Die* type) {
+  Dwarf_Die t = *type;
+  for (int hop = 0; hop < kMaxTypeHops; ++hop) {
+    switch (dwarf_tag(&t)) {
+      case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
+      case DW_TAG_atomic_type:
+        if (!die_type(&t, &t, true)) return ArgClass::Other;
+        continue;
+      case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+        return ArgClass::Integer;
+      case DW_TAG_enumeration_type:
+        return die_udata(&t, DW_AT_byte_size).value_or(~0ull) <= 8 ? ArgClass::Integer : ArgClass::Other;
+      case DW_TAG_base_type: {
+        const uint64_t size = die_udata(&t, DW_AT_byte_size).value_or(~0ull);
+        switch (die_udata(&t, DW_AT_encoding).value_or(0)) {
+          case DW_ATE_signed: case DW_ATE_unsigned: case DW_ATE_boolean: case DW_ATE_signed_char:
+          case DW_ATE_unsigned_char: case DW_ATE_UTF: case DW_ATE_address:
+            return size <= 8 ? ArgClass::Integer : ArgClass::Other;
+          case DW_ATE_float:
+            return size <= 8 ? ArgClass::Sse : ArgClass::Other;
+          default: return ArgClass::Other;
+        }
+      }
+      default: return ArgClass::Other;
+    }
+  }
+  return ArgClass::Other;
+}
+
+// Whether the function returns a struct or union: the ABI may then pass a
+// hidden pointer in rdi, which this check does not model.
+bool returns_aggregate(Dwarf_Die* fn) {
+  Dwarf_Die t;
+  if (!die_type(fn, &t, true)) return false;
+  for (int hop = 0; hop < kMaxTypeHops; ++hop) {
+    const int tag = dwarf_tag(&t);
+    if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_class_type) return true;
+    if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) return false;
+    if (!die_type(&t, &t, true)) return false;
+  }
+  return true;  // a chain this long: do not guess
+}
+
+// The address the code of `fn` is entered at.
+std::optional<Dwarf_Addr> entry_address(Dwarf_Die* fn) {
+  Dwarf_Addr addr = 0;
+  if (dwarf_entrypc(fn, &addr) == 0) return addr;
+  Dwarf_Addr base = 0, start = 0, end = 0;
+  if (dwarf_ranges(fn, 0, &base, &start, &end) > 0) return start;  // the first range holds the entry
+  return std::nullopt;
+}
+
+// The register a parameter is in at the function's entry, when its location
+// there is exactly one register.
+std::optional<int> entry_register(Dwarf_Die* param, Dwarf_Addr entry) {
+  Dwarf_Attribute attr;
+  if (!dwarf_attr(param, DW_AT_location, &attr)) return std::nullopt;  // optimized out: says nothing
+  Dwarf_Op* expr = nullptr;
+  size_t len = 0;
+  if (dwarf_getlocation_addr(&attr, entry, &expr, &len, 1) != 1 || len != 1 || !expr) return std::nullopt;
+  const uint8_t op = expr[0].atom;
+  if (op >= DW_OP_reg0 && op <= DW_OP_reg31) return op - DW_OP_reg0;
+  if (op == DW_OP_regx && expr[0].number < 128) return static_cast<int>(expr[0].number);
+  return std::nullopt;
+}
+
+// The subprogram DIE that declares the prototype of a code instance: the
+// end of its DW_AT_abstract_origin chain, or the instance itself.
+Dwarf_Die prototype_die(Dwarf_Die* fn) {
+  Dwarf_Die proto = *fn;
+  for (int hop = 0; hop < kMaxOriginHops; ++hop) {
+    Dwarf_Attribute attr;
+    Dwarf_Die origin;
+    if (!dwarf_attr(&proto, DW_AT_abstract_origin, &attr) || !dwarf_formref_die(&attr, &origin)) break;
+    proto = origin;
+  }
+  return proto;
+}
+
+// Why the code instance `fn` is not entered with the ABI of its source
+// prototype; empty when nothing shows it.
+std::string changed_abi(Dwarf_Die* fn, uint16_t machine) {
+  if (die_udata(fn, DW_AT_calling_convention) == uint64_t(DW_CC_nocall))  // through the abstract origin too
+    return "its DWARF subprogram says DW_AT_calling_convention DW_CC_nocall (the compiler changed its interface)";
+  if (machine != EM_X86_64) return "";  // the register assignment is known for x86-64 only
+  Dwarf_Die proto = prototype_die(fn);
+  if (returns_aggregate(&proto)) return "";
+  const auto entry = entry_address(fn);
+  if (!entry) return "";
+  // The instance's parameters by the abstract parameter they stand for.
+  std::unordered_map<Dwarf_Off, Dwarf_Die> own;
+  const bool concrete = dwarf_dieoffset(&proto) != dwarf_dieoffset(fn);
+  if (concrete)
+    each_child(fn, kMaxAbiParams, [&](Dwarf_Die& c) {
+      Dwarf_Attribute attr;
+      Dwarf_Die origin;
+      if (dwarf_tag(&c) == DW_TAG_formal_parameter && dwarf_attr(&c, DW_AT_abstract_origin, &attr) &&
+          dwarf_formref_die(&attr, &origin))
+        own.emplace(dwarf_dieoffset(&origin), c);
+    });
+  std::string why;
+  size_t slot = 0, position = 0;
+  bool stop = false;
+  each_child(&proto, kMaxAbiParams, [&](Dwarf_Die& p) {
+    if (stop || !why.empty()) return;
+    const int tag = dwarf_tag(&p);
+    if (tag == DW_TAG_unspecified_parameters) stop = true;
+    if (tag != DW_TAG_formal_parameter) return;
+    const size_t index = position++;
+    Dwarf_Die type;
+    const ArgClass cls = die_type(&p, &type, true) ? arg_class(&type) : ArgClass::Other;
+    if (cls == ArgClass::Sse) return;  // vector registers: the integer ones are not used
+    if (cls == ArgClass::Other || slot == std::size(kSysvIntArgRegs)) {
+      stop = true;  // passed in a way not followed here: the later slots are not known
+      return;
+    }
+    const int expected = kSysvIntArgRegs[slot++];
+    Dwarf_Die* at = &p;
+    if (concrete) {
+      auto it = own.find(dwarf_dieoffset(&p));
+      if (it == own.end()) return;  // no DIE in the instance: says nothing
+      at = &it->second;
+    }
+    const auto reg = entry_register(at, *entry);
+    if (!reg || *reg == expected) return;
+    why = "parameter " + std::to_string(index) + " '" + std::string(die_name(&p)) + "' arrives in " +
+          x86_64_register(*reg) + ", not in " + x86_64_register(expected) + " as the prototype has it";
+  });
+  return why;
+}
+
 std::optional<Cat> category_of(TypeRef t) {
   switch (t.kind()) {
     case kStruct: return Cat::Struct;
@@ -937,6 +1104,27 @@ const Rule& rule_of(Cat cat) {
     case Cat::Var: return rules::DW_005;
     default: return rules::DW_001;
   }
+}
+
+// XC-SYM-004: why the code of function `name` is not entered with the ABI
+// of its prototype. Every out-of-line copy must show it (a clone beside
+// the function itself leaves the function's FUNC true); empty otherwise.
+// `copies`: how many were looked at.
+std::string abi_of_all_copies_changed(Dwarf* dw, const Index& idx, std::string_view name, uint16_t machine,
+                                      size_t& copies) {
+  copies = 0;
+  auto it = idx.code_by_name.find(name);
+  if (it == idx.code_by_name.end()) return "";
+  std::string first;
+  for (Dwarf_Off off : it->second) {
+    Dwarf_Die fn;
+    if (!dwarf_offdie(dw, off, &fn)) continue;
+    std::string why = changed_abi(&fn, machine);
+    if (why.empty()) return "";
+    if (first.empty()) first = std::move(why);
+    ++copies;
+  }
+  return first;
 }
 
 // The other direction: every named struct, union, enum and typedef defined
@@ -991,7 +1179,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   std::vector<uint8_t> done(btf.own_count(), 0);  // anonymous types already compared under a named one
   std::vector<Diff> diffs, best;
   std::vector<uint32_t> anon_seen;
-  size_t compared = 0, agreed = 0, missing = 0, tolerated_nocall = 0;
+  size_t compared = 0, agreed = 0, missing = 0, tolerated_nocall = 0, abi_changed = 0;
 
   auto report = [&](const std::vector<Diff>& list) {
     // One finding per (rule, type): the first difference and how many more.
@@ -1010,6 +1198,35 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
       if (more) msg += "; " + std::to_string(more) + " more difference" + (more > 1 ? "s" : "");
       findings.emit(*list[i].rule, std::move(loc), std::move(msg));
     }
+  };
+
+  // XC-SYM-004 for FUNC `id`: the code of its name has another ABI than the
+  // prototype. `nocall`: every DWARF subprogram of the name says
+  // DW_CC_nocall, reported even when no out-of-line copy is found. A name
+  // without a text symbol is the symbol check's (XC-SYM-001/004).
+  struct AbiVerdict {
+    std::string why;
+    size_t copies = 0;
+  };
+  std::unordered_map<std::string_view, AbiVerdict> abi_by_name;
+  auto report_changed_abi = [&](uint32_t id, std::string_view name, bool nocall) -> size_t {
+    if (in.symbols) {
+      const input::Symbol* s = in.symbols->find(name);
+      if (!s || !s->function()) return 0;
+    }
+    // Once per name: many FUNC records of one name must not read its copies again.
+    auto [seen, fresh] = abi_by_name.try_emplace(name);
+    if (fresh)
+      seen->second.why = abi_of_all_copies_changed(session->dwarf(), idx, name, in.artifact.machine, seen->second.copies);
+    size_t copies = seen->second.copies;
+    std::string why = seen->second.why;
+    if (why.empty() && nocall && !idx.code_by_name.count(name))
+      why = "its DWARF subprogram says DW_AT_calling_convention DW_CC_nocall (the compiler changed its interface)";
+    if (why.empty()) return 0;
+    if (copies > 1) why += "; so do the other " + std::to_string(copies - 1) + " out-of-line copies";
+    findings.emit(rules::SYM_004, type_location(in, id),
+                  "the code of '" + std::string(name) + "' is not called as its prototype says: " + why);
+    return 1;
   };
 
   // Named types first; then the anonymous enums no named type reached.
@@ -1065,6 +1282,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
         best_set = true;
       }
     }
+    if (*cat == Cat::Func && (agree || all_nocall)) abi_changed += report_changed_abi(id, name, all_nocall && !agree);
     if (agree) {
       ++agreed;
       continue;
@@ -1087,6 +1305,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
     note += "; " + std::to_string(missing) + " anonymous enums not found by their first enumerator";
   if (tolerated_nocall) note += "; " + std::to_string(tolerated_nocall) + " FUNCs of DW_CC_nocall functions skipped";
   if (absent) note += "; " + std::to_string(absent) + " DWARF definitions without a BTF record";
+  if (abi_changed) note += "; " + std::to_string(abi_changed) + " FUNCs whose code has another ABI (XC-SYM-004)";
   if (cmp.tolerated_static_members) note += "; static members skipped";
   if (cmp.exhausted()) note += "; stopped after " + std::to_string(kWorkBudget) + " comparisons";
   findings.note(".BTF", std::move(note));

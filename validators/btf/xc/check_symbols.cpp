@@ -90,26 +90,51 @@ class SymbolChecker {
     }
   }
 
+  // The compiler clones of a name: the first seen, and the first of those
+  // whose ABI the compiler may have changed.
+  struct Clones {
+    std::string_view first, abi;
+  };
+
+  // GCC's IPA-SRA (.isra) drops or replaces parameters and return values,
+  // IPA-CP (.constprop) drops the parameters it propagated; .part and .cold
+  // are pieces of a function called as the function itself.
+  static bool abi_changing_clone(std::string_view name) {
+    return name.find(".isra.") != std::string_view::npos || name.find(".constprop.") != std::string_view::npos;
+  }
+
   // Compiler clones by the name they were made from: load_elf_binary.isra.0
   // under load_elf_binary.
-  std::unordered_map<std::string_view, std::string_view> clone_names() const {
-    std::unordered_map<std::string_view, std::string_view> clones;
+  std::unordered_map<std::string_view, Clones> clone_names() const {
+    std::unordered_map<std::string_view, Clones> clones;
     for (const Symbol& s : symbols_.symbols()) {
       if (!s.function()) continue;
       const size_t dot = s.name.find('.');
       if (dot == 0 || dot == std::string::npos) continue;
-      clones.emplace(std::string_view(s.name).substr(0, dot), s.name);
+      Clones& c = clones[std::string_view(s.name).substr(0, dot)];
+      if (c.first.empty()) c.first = s.name;
+      if (c.abi.empty() && abi_changing_clone(s.name)) c.abi = s.name;
     }
     return clones;
   }
 
-  void report_missing(uint32_t id, std::string_view name,
-                      const std::unordered_map<std::string_view, std::string_view>& clones) {
+  void report_missing(uint32_t id, std::string_view name, const std::unordered_map<std::string_view, Clones>& clones) {
     ++stats_.funcs_without_symbol;
     std::string why;
     if (auto it = clones.find(name); it != clones.end()) {
       ++stats_.only_clones;
-      why = "only the compiler clone '" + std::string(it->second) + "' exists";
+      if (!it->second.abi.empty()) {
+        // One finding for both consequences: nothing to attach to by this
+        // name, and the only code has an ABI the prototype may not give.
+        ++stats_.abi_clones;
+        findings_.emit(rules::SYM_004, type_location(in_, id),
+                       "no text symbol '" + std::string(name) + "', only the compiler clone '" +
+                           std::string(it->second.abi) +
+                           "', whose parameters and return value the compiler may have changed: a tracer "
+                           "attaching to it reads arguments this prototype does not describe");
+        return;
+      }
+      why = "only the compiler clone '" + std::string(it->second.first) + "' exists";
     } else if (symbols_.origin != "symtab" && exit_style(name)) {
       ++stats_.exit_style;
       why = "not in " + symbols_.origin +

@@ -56,6 +56,7 @@ struct CrossCheckStats {
   size_t func_names = 0;
   size_t funcs_without_symbol = 0;     // XC-SYM-001, of which:
   size_t only_clones = 0;              //   only NAME.isra.N etc. exist
+  size_t abi_clones = 0;               //     of which .isra/.constprop: XC-SYM-004, not 001
   size_t exit_style = 0;               //   exit/fini/cleanup names (built-in .exit.text)
   size_t absent = 0;                   //   neither
   std::vector<std::string> absent_names;

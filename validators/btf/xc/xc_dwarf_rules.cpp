@@ -49,8 +49,8 @@ const Rule DW_004{"XC-DW-004", Severity::Warning, kNoConsumer,
                   "parameter names and parameter types (variadic functions end with a void parameter). "
                   "When static functions of the same name exist in several compile units, the FUNC must "
                   "equal one of them. Functions whose DWARF says they are not called with the normal "
-                  "calling convention (DW_AT_calling_convention DW_CC_nocall: GCC changed their ABI, "
-                  ".isra/.constprop clones) are skipped here; their FUNC should be absent (XC-SYM-004)."
+                  "calling convention (DW_AT_calling_convention DW_CC_nocall: the compiler changed their "
+                  "ABI) are not compared here; their FUNC is reported under XC-SYM-004."
                   ELFMETA_XC_DW_TOLERANCES,
                   "pahole 1.16", ""};
 const Rule DW_005{"XC-DW-005", Severity::Warning, kNoConsumer, "variable type differs from the DWARF variable",

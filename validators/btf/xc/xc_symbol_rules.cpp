@@ -11,7 +11,8 @@ const Rule SYM_001{"XC-SYM-001", Severity::Warning, kNoConsumer, "FUNC has no te
                    "fentry/fexit programs and kprobes attach to a BTF function by looking its name up in "
                    "kallsyms; without a text symbol of exactly that name the attach fails (\"cannot find "
                    "address\"). The message says which of three cases it is: only compiler clones exist "
-                   "(NAME.isra.N, .constprop.N, .part.N, .cold; the kernel strips only .llvm. suffixes), the "
+                   "(NAME.part.N, .cold; the kernel strips only .llvm. suffixes; a FUNC with only .isra or .constprop "
+                   "clones is XC-SYM-004, whose prototype is then in doubt too), the "
                    "name looks like built-in module exit code (.exit.text lies outside the kallsyms text "
                    "ranges), or the function is absent (inlined everywhere or discarded: the producer "
                    "encoded a function that has no code).",
@@ -27,6 +28,23 @@ const Rule SYM_003{"XC-SYM-003", Severity::Warning, kNoConsumer,
                    "Same-named static functions with different signatures each got a FUNC; resolve_btfids "
                    "and kfunc lookup by name pick one arbitrarily, and which record belongs to which "
                    "address is unknowable. pahole 1.25+ drops them (consistent_func).",
+                   "pahole 1.16", ""};
+const Rule SYM_004{"XC-SYM-004", Severity::Warning, kNoConsumer,
+                   "FUNC prototype does not describe the ABI of the function's code",
+                   "A FUNC's prototype tells fentry/fexit programs, kprobes with BTF arguments and "
+                   "debuggers which register holds which argument. When the compiler changed a local "
+                   "function's interface (GCC's .isra and .constprop clones drop, replace or reorder "
+                   "parameters and drop return values; clang's dead-argument elimination does the same "
+                   "under the original name), the source prototype describes other registers: a tracer "
+                   "reads the wrong values. Reported for a FUNC whose only text symbols are .isra or "
+                   ".constprop clones (no symbol of the name to attach to, and a clone ABI the prototype "
+                   "may not describe), for one whose DWARF subprogram says DW_AT_calling_convention "
+                   "DW_CC_nocall, and, on x86-64, for one where every out-of-line copy in the DWARF "
+                   "receives an integer or pointer parameter in another register than the SysV ABI "
+                   "gives its position. pahole 1.25+ (--btf_gen_optimized) leaves out the clones whose "
+                   "signature it sees changed and encodes the others under the function's name (593 in "
+                   "a 6.18 build): a FUNC with only clones is a doubt, the DWARF evidence is proof. Not "
+                   "seen without DWARF locations: a dropped return value or last parameter.",
                    "pahole 1.16", ""};
 const Rule SYM_005{"XC-SYM-005", Severity::Error, kNoConsumer,
                    "percpu VAR offset differs from its symbol, or its size runs into the next symbol",
@@ -77,7 +95,7 @@ const Rule SYM_013{"XC-SYM-013", Severity::Warning, kNoConsumer,
                    "resolve_btfids", ""};
 
 std::span<const Rule* const> symbol_table() {
-  static const std::vector<const Rule*> table{&SYM_001, &SYM_002, &SYM_003, &SYM_005, &SYM_006,
+  static const std::vector<const Rule*> table{&SYM_001, &SYM_002, &SYM_003, &SYM_004, &SYM_005, &SYM_006,
                                               &SYM_007, &SYM_008, &SYM_010, &SYM_012, &SYM_013};
   return table;
 }
