@@ -3,6 +3,8 @@
 #include <elf.h>
 
 #include "btf/artifact_check.h"
+#include "btf/xc/cross_check.h"
+#include "input/symbols.h"
 #include "core/diagnostic.h"
 #include "orc/orc_format.h"
 #include "orc/verifier.h"
@@ -10,6 +12,7 @@
 #include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
 #include "synth/elf_writer.h"
+#include "synth/xc_image.h"
 
 namespace elfmeta::fuzz {
 
@@ -18,7 +21,14 @@ void check_everything(const input::Artifact& a) {
   btf::CheckOptions options;
   options.concurrent = false;
   options.kernel = btf::KernelProfile(btf::kernel_of(a).release);
-  btf::check_artifact_btf(a, nullptr, options, sink);
+  const btf::ArtifactCheck checked = btf::check_artifact_btf(a, nullptr, options, sink);
+  // The cross-checks as `elfmeta check` runs them on a file: with its own
+  // symtab, and its DWARF when it has some.
+  if (checked.checked && checked.btf.btf) {
+    const auto symbols = input::symbols_from_symtab(a);
+    Findings findings(a.name, sink);
+    btf::xc::cross_check({a, *checked.btf.btf, symbols ? &*symbols : nullptr}, findings);
+  }
   orc::check_orc(a, orc::OrcOptions{}, sink);
   sframe::check_sframe(a, sframe::SframeOptions{}, sink);
 }
@@ -85,6 +95,28 @@ void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink) 
       sframe::find_fre(*t, t->starts[i].address);
       sframe::find_fre(*t, t->starts[i].address + t->fdes[i].size / 2);
     }
+}
+
+// BTF (length-prefixed), .BTF_ids (length-prefixed), kallsyms text: the
+// BTF checked as vmlinux's, then every cross-check family on the image
+// with the kallsyms symbols.
+void check_xc_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
+  const auto [btf_bytes, rest] = split(data, size);
+  const auto [btf_ids, text] = split(rest.data(), rest.size());
+  auto opened = input::open_bytes("vmlinux", synth::xc_image(btf_bytes, btf_ids));
+  if (!opened.artifact) return;
+  const input::Section* section = opened.artifact->section(".BTF");
+  if (!section) return;
+  btf::CheckOptions options;
+  options.concurrent = false;
+  options.consumer = kModuleLoad;
+  const btf::CheckedBtf checked = btf::check_btf(section->data, nullptr, options, "vmlinux", ".BTF", sink);
+  if (!checked.btf) return;
+  std::string why;
+  const auto symbols =
+      input::symbols_from_kallsyms_text({reinterpret_cast<const char*>(text.data()), text.size()}, "fuzz", why);
+  Findings findings("vmlinux", sink);
+  btf::xc::cross_check({*opened.artifact, *checked.btf, symbols ? &*symbols : nullptr}, findings);
 }
 
 }  // namespace elfmeta::fuzz

@@ -16,8 +16,9 @@
 
 namespace elfmeta::fuzz {
 
-// Every verifier over one artifact (BTF as the running kernel's rules, ORC,
-// SFrame with its CFI differential), as `elfmeta check` runs them.
+// Every verifier over one artifact (BTF as the running kernel's rules and
+// its cross-checks, ORC, SFrame with its CFI differential), as `elfmeta
+// check` runs them.
 void check_everything(const input::Artifact& a);
 
 // A linked ELF file (ET_EXEC, x86-64) with one section of the given name
@@ -35,6 +36,9 @@ std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16
 // targets so that the mutator tests see the same findings.
 void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
+// fuzz_btf_xc's (u16 length, BTF, u16 length, .BTF_ids, kallsyms text): the
+// BTF cross-checks on synth::xc_image() with those symbols.
+void check_xc_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 
 // Splits fuzzer input into a length-prefixed head (first 2 bytes give its
 // size) and the rest.

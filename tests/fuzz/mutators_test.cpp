@@ -14,11 +14,13 @@
 #include "fuzz/mutators/btf_mutator.h"
 #include "fuzz/mutators/orc_mutator.h"
 #include "fuzz/mutators/sframe_mutator.h"
+#include "fuzz/mutators/xc_mutator.h"
 #include "input/artifact.h"
 #include "sframe/sframe_table.h"
 #include "synth/btf_generator.h"
 #include "synth/orc_builder.h"
 #include "synth/sframe_builder.h"
+#include "synth/xc_image.h"
 
 namespace elfmeta::fuzz {
 namespace {
@@ -270,6 +272,77 @@ TEST(SframeMutator, CrossOverGraftsWholeFdes) {
     EXPECT_TRUE(sframe_reads(*mixed));
     EXPECT_GT(mixed->size(), section.size());
   }
+}
+
+// fuzz_btf_xc's seed as tools/fuzz-seeds writes it.
+std::vector<uint8_t> xc_seed_input() {
+  const auto parts = synth::xc_seed();
+  return encode_xc_input({parts.btf, parts.btf_ids, parts.kallsyms});
+}
+
+std::set<std::string> xc_rules_of(std::span<const uint8_t> input) {
+  DiagnosticList list;
+  check_xc_input(input.data(), input.size(), list);
+  std::set<std::string> rules;
+  for (const auto& d : list.items())
+    if (d.rule && d.severity != Severity::Note && d.rule->id.starts_with("XC-")) rules.emplace(d.rule->id);
+  return rules;
+}
+
+// The mutants' findings are the mutations' doing only when the seed has none.
+TEST(XcMutator, SeedIsClean) {
+  const auto seed = xc_seed_input();
+  EXPECT_EQ(xc_rules_of(seed), std::set<std::string>{});
+  DiagnosticList list;
+  check_xc_input(seed.data(), seed.size(), list);
+  EXPECT_FALSE(list.has_errors());
+}
+
+TEST(XcMutator, OutputsFitMaxSize) { expect_fits_max_size(mutate_btf_xc, {xc_seed_input()}); }
+
+TEST(XcMutator, MutantsDecodeAndReachManyCrossCheckRules) {
+  const auto seed = xc_seed_input();
+  Outcome o;
+  std::vector<uint8_t> mutant = seed;
+  for (unsigned i = 0; i < kMutants; ++i) {
+    Rng rng(i);
+    // Chains of up to 4 mutations from the seed, as a campaign's corpus grows.
+    if (i % 4 == 0) mutant = seed;
+    mutant = mutate_btf_xc(mutant, rng).value_or(mutant);
+    o.changed += mutant != seed;
+    o.decoded += decode_xc_input(mutant).has_value();
+    for (const auto& r : xc_rules_of(mutant)) o.rules.insert(r);
+  }
+  EXPECT_GE(o.changed, kMutants * 9 / 10);
+  EXPECT_EQ(o.decoded, size_t(kMutants));
+  EXPECT_GE(o.rules.size(), 10u);
+  std::string ids;
+  for (const auto& r : o.rules) ids += " " + r;
+  std::cout << "XC: " << o.rules.size() << " rules:" << ids << "\n";
+}
+
+TEST(XcMutator, EachPartIsMutated) {
+  const auto seed = xc_seed_input();
+  const auto parts = decode_xc_input(seed);
+  ASSERT_TRUE(parts);
+  bool btf = false, ids = false, text = false;
+  for (unsigned i = 0; i < 200; ++i) {
+    Rng rng(i);
+    const auto out = mutate_btf_xc(seed, rng);
+    if (!out) continue;
+    const auto x = decode_xc_input(*out);
+    ASSERT_TRUE(x);
+    btf |= x->btf != parts->btf;
+    ids |= x->btf_ids != parts->btf_ids;
+    text |= x->kallsyms != parts->kallsyms;
+  }
+  EXPECT_TRUE(btf && ids && text);
+}
+
+TEST(XcMutator, UndecodableInputIsLeftToRawMutation) {
+  const std::vector<uint8_t> truncated{0xff, 0x00, 1, 2};
+  Rng rng(1);
+  EXPECT_FALSE(mutate_btf_xc(truncated, rng));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "synth/fuzz_inputs.h"
+#include "synth/xc_image.h"
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
@@ -95,6 +96,15 @@ void kallsyms_seeds() {
   write("fuzz_kallsyms", "proc-kallsyms", std::vector<uint8_t>(text.begin(), text.end()));
 }
 
+// fuzz_btf_xc: the kernel-like BTF, id set and kallsyms lines of
+// synth::xc_seed(), which the cross-checks find clean.
+void xc_seeds() {
+  const auto parts = synth::xc_seed();
+  std::vector<uint8_t> input = length_prefixed(parts.btf, length_prefixed(parts.btf_ids, {}));
+  input.insert(input.end(), parts.kallsyms.begin(), parts.kallsyms.end());
+  write("fuzz_btf_xc", "kernel-like", input);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,5 +117,6 @@ int main(int argc, char** argv) {
   orc_seeds();
   sframe_seeds();
   kallsyms_seeds();
+  xc_seeds();
   return 0;
 }

@@ -188,6 +188,16 @@ TEST(XcSymbols, DatasecLargerThanThePercpuArea) {
   EXPECT_EQ(run->stats.percpu_section_slack, 0x100 - 0x200);
 }
 
+// Hostile symbols: __per_cpu_end near the top of the address space makes a
+// span over 2^63, which once wrapped to a negative slack (and XC-SYM-006).
+TEST(XcSymbols, PercpuAreaSpanningAlmostTheWholeAddressSpace) {
+  std::string symbols = kPercpu;
+  symbols.replace(symbols.find("0000000000000100 A __per_cpu_end"), 32, "fffffffffffffff0 A __per_cpu_end");
+  auto run = run_cross_check(percpu_btf(0x10, 8, 0x24), symbols);
+  EXPECT_EQ(run->count("XC-SYM-006"), 0u) << run->text();
+  EXPECT_EQ(run->stats.percpu_section_slack, INT64_MAX);
+}
+
 TEST(XcSymbols, PercpuSymbolsWithoutAVar) {
   // b has no VAR (a warning); first_var at offset 0 and an alias of a are
   // the expected exceptions (notes).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -359,7 +360,9 @@ class SymbolChecker {
   void check_section_size(uint32_t datasec, uint64_t span, const std::string& how) {
     const TypeRef ds = btf_.type(datasec);
     const std::string name(btf_.name_of(ds.name_off()));
-    const int64_t slack = int64_t(span) - int64_t(ds.size());
+    // A span from hostile symbols may be anything up to 2^64 - 1.
+    const int64_t slack = span >= ds.size() ? int64_t(std::min<uint64_t>(span - ds.size(), INT64_MAX))
+                                            : -int64_t(ds.size() - span);
     if (name == ".data..percpu") stats_.percpu_section_slack = slack;
     if (slack < 0) {
       findings_.emit(rules::SYM_006, type_location(in_, datasec),
