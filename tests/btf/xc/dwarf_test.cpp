@@ -228,6 +228,110 @@ TEST_F(BtfDwarf, LinkedSharedObjectAgrees) {
   EXPECT_TRUE(r.findings.empty()) << r.listing;
 }
 
+// One header line, two structs: note_compat.c includes note_info.h under
+// another member type, as the kernel's fs/compat_binfmt_elf.c includes
+// fs/binfmt_elf.c (the Debian 6.12 vmlinux's struct elf_note_info). The
+// first pass indexes one definition per declaration; the BTF struct that
+// disagrees with it is compared with the other definitions of its name.
+TEST_F(BtfDwarf, HeaderCompiledTwiceAgreesWithBothDefinitions) {
+  const fs::path so = dir_ / "libnote.so";
+  ASSERT_EQ(run("gcc -g -O2 -shared -fPIC " + (kCorpus / "note_native.c").string() + " " +
+                (kCorpus / "note_compat.c").string() + " -o " + so.string()),
+            0);
+  ASSERT_EQ(run("pahole -J " + so.string()), 0);
+  const Checked c = open_checked(so);
+  ASSERT_TRUE(c.btf.btf);
+  ASSERT_NE(c.find(btf::kStruct, "note_info", 1), 0u);  // pahole keeps both
+  const XcResult r = cross_check(c);
+  EXPECT_TRUE(r.findings.empty()) << r.listing;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("1 agree only with another definition of the same declaration"), std::string::npos)
+      << r.notes[0];
+  // A real difference is still found after the second chance: the compat
+  // struct's size changed agrees with neither definition.
+  const Checked p = patched(c, c.find(btf::kStruct, "note_info", 1), 8, [](uint32_t v) { return v + 4; });
+  const XcResult q = cross_check(p);
+  EXPECT_EQ(q.count("XC-DW-001"), 1u) << q.listing;
+  EXPECT_NE(q.listing.find("size 16 in BTF, 12 in DWARF"), std::string::npos) << q.listing;
+}
+
+// Split BTF: the other direction finds a DWARF definition in the base
+// through the base's shared name index (a kernel package's modules share
+// the vmlinux's), and reports it when the base does not have it. pahole
+// dedups every type of layouts.c into the base made from layouts.c: the
+// split blob has no records of its own.
+TEST_F(BtfDwarf, SplitBtfFindsItsDefinitionsInTheBase) {
+  const fs::path base = object("layouts.c"), other = object("other.c");
+  const fs::path mod = dir_ / "mod.o";
+  ASSERT_EQ(run("gcc -g -O2 -c " + (kCorpus / "layouts.c").string() + " -o " + mod.string()), 0);
+  ASSERT_EQ(run("pahole -J --btf_base=" + base.string() + " " + mod.string()), 0);
+  const Checked on_layouts = open_checked(base), on_other = open_checked(other);
+  ASSERT_TRUE(on_layouts.btf.btf && on_other.btf.btf);
+  auto opened = input::open_input(mod.string());
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  const auto symbols = input::symbols_from_symtab(*opened.artifact);
+  ASSERT_TRUE(symbols);
+  const auto where = btf::locate_btf(*opened.artifact);
+  ASSERT_TRUE(where);
+  auto run_on = [&](const Checked& b, bool shared) {
+    NullSink quiet;
+    const btf::CheckedBtf split =
+        btf::check_btf(where->data, &b.btf, btf::CheckOptions{}, opened.artifact->name, ".BTF", quiet);
+    EXPECT_TRUE(split.btf);
+    XcResult r;
+    if (!split.btf) return r;
+    EXPECT_EQ(split.btf->own_count(), 0u);
+    const btf::xc::RecordIndex index(b.b(), 1);
+    DiagnosticList list;
+    Findings findings(opened.artifact->name, list);
+    btf::xc::check_dwarf({*opened.artifact, *split.btf, &*symbols, shared ? &index : nullptr}, findings);
+    if (shared) {
+      EXPECT_EQ(&index.names(), &index.names());  // built once
+    }
+    for (auto& d : list.items()) {
+      if (d.rule) r.listing += std::string(d.rule->id) + ": " + d.message + "\n";
+    }
+    return r;
+  };
+  EXPECT_EQ(run_on(on_layouts, true).listing, "");
+  EXPECT_EQ(run_on(on_layouts, false).listing, "");
+  const std::string absent = run_on(on_other, true).listing;
+  EXPECT_NE(absent.find("struct 'packed' (" + (kCorpus / "layouts.c").string()), std::string::npos) << absent;
+  EXPECT_NE(absent.find("function 'same_name' ("), std::string::npos) << absent;
+}
+
+// A FUNC of a function only an assembler unit defines has no prototype to
+// compare: counted in the note (pahole 1.24 encodes it as void(void)). A
+// FUNC whose name no unit defines stays "not found".
+TEST_F(BtfDwarf, AssemblerFunctionIsCountedNotCompared) {
+  const fs::path so = dir_ / "libasm.so";
+  ASSERT_EQ(run("gcc -g -O2 -shared -fPIC " + (kCorpus / "other2.c").string() + " " + (kCorpus / "asm_add.S").string() +
+                " -o " + so.string()),
+            0);
+  ASSERT_EQ(run("pahole -J " + so.string()), 0);
+  const Checked c = open_checked(so);
+  ASSERT_TRUE(c.btf.btf);
+  const uint32_t id = c.find(btf::kFunc, "asm_add");
+  ASSERT_NE(id, 0u);
+  const TypeRef proto = c.b().type(c.b().type(id).type());
+  EXPECT_EQ(proto.kind(), btf::kFuncProto);
+  EXPECT_EQ(proto.vlen(), 0u);  // pahole 1.24: void(void)
+  EXPECT_EQ(proto.type(), 0u);
+  const XcResult r = cross_check(c);
+  EXPECT_TRUE(r.findings.empty()) << r.listing;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("; 1 non-C compile units skipped: 1 FUNCs of functions only they define (no prototype in "
+                            "their DWARF), 0 other BTF names not found in the C units"),
+            std::string::npos)
+      << r.notes[0];
+  const uint32_t other_name = c.b().type(c.find(btf::kStruct, "local_only")).name_off();
+  const XcResult q = cross_check(patched(c, id, 0, [&](uint32_t) { return other_name; }));
+  ASSERT_EQ(q.notes.size(), 1u);
+  EXPECT_NE(q.notes[0].find(": 0 FUNCs of functions only they define (no prototype in their DWARF), 1 other BTF names"),
+            std::string::npos)
+      << q.notes[0];
+}
+
 TEST_F(BtfDwarf, NoDwarfNoCheck) {
   const fs::path o = dir_ / "nodebug.o";
   ASSERT_EQ(run("gcc -O2 -c " + (kCorpus / "layouts.c").string() + " -o " + o.string()), 0);
@@ -565,6 +669,21 @@ TEST_F(BtfDwarf, GccCloneDescribedBySourcePrototypeIsXcSym004) {
 // DW_AT_calling_convention DW_CC_nocall: clang's IR of abi.c with keeps_abi's
 // subroutine type marked nocall (as LLVM marks functions whose signature it
 // changed); pahole 1.24 encodes such functions. The twin: the IR unchanged.
+// Without variable tracking GCC describes a parameter by one location for
+// its whole scope, its home after the prologue (use_drop_middle's `x` in
+// rbx, use_mix's `b` in rcx), as GCC 12 did for three functions of the
+// Debian 6.12 vmlinux (dmar_alloc_hwirq's `id` in rbx). It says nothing
+// about where the parameter arrives: no XC-SYM-004. The clone's ABI change
+// is still found from its DWARF at -O2 with variable tracking (above).
+TEST_F(BtfDwarf, GccWithoutVariableTrackingIsNotXcSym004) {
+  const Checked c = open_checked(object("abi.c", "gcc", "-O2 -fno-var-tracking"));
+  ASSERT_TRUE(c.btf.btf);
+  ASSERT_NE(c.find(btf::kFunc, "use_drop_middle"), 0u);
+  ASSERT_NE(c.find(btf::kFunc, "use_mix"), 0u);
+  const XcResult r = cross_check(c);
+  EXPECT_TRUE(r.findings.empty()) << r.listing;
+}
+
 TEST_F(BtfDwarf, NocallSubprogramIsXcSym004) {
   if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
   const fs::path ll = dir_ / "abi.ll";

@@ -305,12 +305,17 @@ class DedupChecker {
 
 }  // namespace
 
-RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf) {
+RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
   by_hash_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
   for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
     if (!t.is_void()) by_hash_.emplace(hash_bytes(t.bytes(), record_size(t)), id);
   }
+}
+
+const NameIndex& RecordIndex::names() const {
+  std::call_once(names_once_, [this] { names_.emplace(btf_, first_id_); });
+  return *names_;
 }
 
 uint32_t RecordIndex::find(TypeRef t) const {

@@ -1,11 +1,34 @@
 #include "btf/xc/cross_check.h"
 
+#include <algorithm>
+
 #include "btf/findings.h"
+#include "btf/btf_format.h"
 
 namespace elfmeta::btf::xc {
 
 std::string btf_section(const CrossCheckInput& in) {
   return in.artifact.kind == input::ArtifactKind::RawBtf ? "" : ".BTF";
+}
+
+uint32_t NameIndex::kind_of(TypeRef t) {
+  if (t.is_void()) return 0;
+  switch (t.kind()) {
+    case kFwd: return t.kflag() ? kUnion : kStruct;
+    case kEnum64: return kEnum;
+    case kStruct: case kUnion: case kEnum: case kTypedef: case kFunc: case kVar: return t.kind();
+    default: return 0;
+  }
+}
+
+NameIndex::NameIndex(const Btf& btf, uint32_t first_id) {
+  for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
+    const TypeRef t = btf.type(id);
+    const uint32_t kind = kind_of(t);
+    if (!kind) continue;
+    const std::string_view name = btf.name_of(t.name_off());
+    if (!name.empty()) names_.emplace(kind, name);
+  }
 }
 
 Location type_location(const CrossCheckInput& in, uint32_t id) {

@@ -5,8 +5,13 @@
 // Findings are warnings or notes and never change the kernel verdict.
 #pragma once
 
+#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "btf/btf.h"
@@ -19,6 +24,29 @@ namespace elfmeta::btf::xc {
 // The format-independent findings (btf::Findings is the kernel verifier's).
 using Findings = elfmeta::Findings;
 
+// The named definitions among the records of ids [first_id,
+// btf.type_count()), by kind and name: which struct, union, enum, typedef,
+// FUNC and VAR names the BTF has (XC-DW's other direction asks it of every
+// DWARF definition).
+class NameIndex {
+ public:
+  NameIndex(const Btf& btf, uint32_t first_id);
+  // Whether a record defines `name` as `kind` (kStruct, kUnion, kEnum,
+  // kTypedef, kFunc, kVar). A FWD stands for the STRUCT or UNION it
+  // declares, an ENUM64 for an ENUM.
+  bool has(uint32_t kind, std::string_view name) const { return names_.count({kind, name}) != 0; }
+  // The kind a record is indexed under, or 0 when it is not a named definition.
+  static uint32_t kind_of(TypeRef t);
+
+ private:
+  struct Hash {
+    size_t operator()(const std::pair<uint32_t, std::string_view>& k) const {
+      return std::hash<std::string_view>()(k.second) * 31 + k.first;
+    }
+  };
+  std::unordered_set<std::pair<uint32_t, std::string_view>, Hash> names_;  // views into the BTF strings
+};
+
 // The records of ids [first_id, btf.type_count()) by content: a blob's own
 // records (XC-DEDUP-001), or a whole base chain, built once and shared by
 // the split blobs checked on it (a kernel package has thousands of modules
@@ -29,10 +57,17 @@ class RecordIndex {
   // The lowest indexed id whose record is byte-identical to `t`, or 0.
   uint32_t find(TypeRef t) const;
   const Btf& btf() const { return btf_; }
+  // The same records by name, built on the first call (once: the index is
+  // shared by the threads that check a package's modules, which would
+  // otherwise each read the vmlinux's 100k records again).
+  const NameIndex& names() const;
 
  private:
   const Btf& btf_;
+  uint32_t first_id_;
   std::unordered_multimap<uint64_t, uint32_t> by_hash_;
+  mutable std::once_flag names_once_;
+  mutable std::optional<NameIndex> names_;
 };
 
 struct CrossCheckInput {

@@ -41,7 +41,9 @@ const Rule SYM_004{"XC-SYM-004", Severity::Warning, kNoConsumer,
                    "may not describe), for one whose DWARF subprogram says DW_AT_calling_convention "
                    "DW_CC_nocall, and, on x86-64, for one where every out-of-line copy in the DWARF "
                    "receives an integer or pointer parameter in another register than the SysV ABI "
-                   "gives its position. pahole 1.25+ (--btf_gen_optimized) leaves out the clones whose "
+                   "gives its position (where a location list says so at the entry address, or a single "
+                   "location from clang; GCC writes a single location for a parameter's home after the "
+                   "prologue when it does not track variables, which says nothing about the entry). pahole 1.25+ (--btf_gen_optimized) leaves out the clones whose "
                    "signature it sees changed and encodes the others under the function's name (593 in "
                    "a 6.18 build): a FUNC with only clones is a doubt, the DWARF evidence is proof. Not "
                    "seen without DWARF locations: a dropped return value or last parameter.",

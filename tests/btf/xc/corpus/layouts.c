@@ -95,6 +95,14 @@ struct matrices {
   struct flex *fx;
 };
 
+// GCC writes an upper bound in the smallest unsigned form that holds it:
+// 255 is DW_FORM_data1 0xff and 65535 DW_FORM_data2 0xffff, not -1.
+struct big_arrays {
+  char bytes[256];
+  unsigned short halves[65536];
+  int words[255][2];
+};
+
 struct self_ref {
   struct self_ref *next, **prev;
   struct opaque *hidden;
@@ -108,6 +116,7 @@ struct packed g_packed;
 struct aligned g_aligned;
 struct anon_members g_anon;
 struct zero_len *g_zero_len;
+struct big_arrays *g_big_arrays;
 union variant g_variant;
 enum u8_enum g_u8;
 enum small_signed g_small;
