@@ -22,12 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch_dir() {
-  const fs::path dir = fs::temp_directory_path() / ("elfmeta-ci-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
 // Runs elfmeta in `cwd`, so that SARIF's relative URIs are predictable.
 CliRun elfmeta(const std::string& args, const fs::path& cwd = scratch_dir()) { return run_cli(args, cwd); }
 

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 CliRun elfmeta(const std::string& args) { return run_cli(args); }
 
 std::string write_blob(const std::string& name, const std::vector<uint8_t>& bytes) {
-  const fs::path p = fs::temp_directory_path() / ("elfmeta-cli-" + std::to_string(::getpid()) + "-" + name);
+  const fs::path p = scratch_dir() / name;
   std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   return p.string();
 }
@@ -120,7 +120,7 @@ TEST(Cli, RulesExplainAndDump) {
 
 // docs/rules/ is generated from the rule tables; it must match them.
 TEST(Cli, RuleDocsAreInSync) {
-  const fs::path out = fs::temp_directory_path() / ("elfmeta-docs-" + std::to_string(::getpid()));
+  const fs::path out = scratch_dir() / "rule-docs";
   fs::remove_all(out);
   ASSERT_EQ(elfmeta("rules --docs " + out.string()).status, 0);
   const fs::path committed = fs::path(ELFMETA_SOURCE_DIR) / "docs" / "rules";
@@ -139,7 +139,7 @@ TEST(Cli, RuleDocsAreInSync) {
 }
 
 TEST(Cli, KernelProfileDocsAreInSync) {
-  const fs::path out = fs::temp_directory_path() / ("elfmeta-kernels-" + std::to_string(::getpid()) + ".md");
+  const fs::path out = scratch_dir() / "kernel-profiles.md";
   ASSERT_EQ(elfmeta("kernels --docs " + out.string()).status, 0);
   std::ifstream a(out), b(fs::path(ELFMETA_SOURCE_DIR) / "docs" / "kernel-profiles.md");
   std::stringstream sa, sb;

@@ -19,12 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch_dir() {
-  const fs::path dir = fs::temp_directory_path() / ("elfmeta-report-cli-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
 std::string write_file(const std::string& name, const std::vector<uint8_t>& bytes) {
   const fs::path p = scratch_dir() / name;
   std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());

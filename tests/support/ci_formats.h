@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/scratch_dir.h"
+
 namespace elfmeta::testing {
 
 struct ToolVerdict {
@@ -24,7 +26,7 @@ struct ToolVerdict {
 };
 
 inline std::filesystem::path scratch_file(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / ("elfmeta-ci-" + std::to_string(::getpid()) + "-" + name);
+  const auto p = scratch_dir() / ("ci-" + name);
   std::ofstream(p, std::ios::binary) << text;
   return p;
 }

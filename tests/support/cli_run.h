@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/scratch_dir.h"
+
 namespace elfmeta::testing {
 
 struct CliRun {
@@ -29,8 +31,7 @@ inline std::string slurp(const std::filesystem::path& p) {
 // that relative paths in the output are predictable).
 inline CliRun run_cli(const std::string& args, const std::filesystem::path& cwd = {}) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("elfmeta-cli-run-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = scratch_dir("cli-run");
   std::string cmd = std::string(ELFMETA_CLI) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   if (!cwd.empty()) cmd = "cd '" + cwd.string() + "' && " + cmd;
   CliRun r;

@@ -25,8 +25,7 @@ inline RenderedPage render_in_chromium(const std::filesystem::path& page) {
   // --no-sandbox: CI runs as root; --virtual-time-budget lets the page's
   // scripts finish before the DOM is dumped; a profile of its own keeps
   // parallel tests apart. Chromium's own log goes to a file, not the DOM.
-  const auto dir = std::filesystem::temp_directory_path() / ("elfmeta-chromium-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const auto dir = scratch_dir("chromium");
   const std::string command = "{ timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run "
                               "--virtual-time-budget=2000 --user-data-dir=" + (dir / "profile").string() +
                               " --dump-dom 'file://" + std::filesystem::absolute(page).string() + "' 2>" +
