@@ -256,6 +256,33 @@ TEST_P(SymbolsFromSymtab, DefinedSymbolsWithNmLetters) {
                              [](const Symbol& x, const Symbol& y) { return x.address < y.address; }));
 }
 
+// The compact reader keeps names in the string table; the index is built
+// from it: both list the same symbols, in the same (address) order.
+TEST_P(SymbolsFromSymtab, CompactTableListsTheIndexSymbols) {
+  const bool elf64 = GetParam();
+  auto a = open_elf(object_with_symbols(kSymbols, elf64), elf64);
+  ASSERT_TRUE(a);
+  for (const SymtabFilter filter : {SymtabFilter::All, SymtabFilter::Functions}) {
+    const auto table = read_symtab(*a, filter);
+    const auto index = symbols_from_symtab(*a, filter);
+    ASSERT_TRUE(table && index);
+    ASSERT_EQ(table->symbols.size(), index->size());
+    for (size_t i = 0; i < table->symbols.size(); ++i) {
+      const SymtabSymbol& t = table->symbols[i];
+      const Symbol& s = index->symbols()[i];
+      EXPECT_EQ(table->name(t), s.name) << i;
+      EXPECT_EQ(t.address, s.address) << s.name;
+      EXPECT_EQ(t.size, s.size) << s.name;
+      EXPECT_EQ(t.type, s.type) << s.name;
+      EXPECT_EQ(t.section, s.section) << s.name;
+    }
+  }
+  const auto functions = read_symtab(*a, SymtabFilter::Functions);
+  std::vector<std::string> names;
+  for (const auto& t : functions->symbols) names.emplace_back(functions->name(t));
+  EXPECT_EQ(names, (std::vector<std::string>{"helper", "main", "hook", "main"}));  // by address; IFUNC 'i' is not one
+}
+
 INSTANTIATE_TEST_SUITE_P(ElfClass, SymbolsFromSymtab, ::testing::Values(true, false),
                          [](const auto& info) { return info.param ? "Elf64" : "Elf32"; });
 

@@ -445,6 +445,21 @@ TEST(SframeRules, GapBeforeTheFresIsHdr010) {
   EXPECT_NE(fired.listing.find("libsframe 2.40 ignores freoff"), std::string::npos) << fired.listing;
 }
 
+// Overlaps are found whether the FDEs lie in start order (walked in place)
+// or not (walked through a sorted index): the same finding, on the same FDE.
+TEST(SframeRules, OverlapIsFoundInEitherFdeOrder) {
+  auto p = plan(2, 4);
+  p.flags = 0;  // unsorted FDEs are legal without FDE_SORTED (no FDE-008)
+  p.fdes[2].offset = p.fdes[1].offset + 4;  // inside FDE 1
+  const Fired in_order = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(in_order.rules, (std::set<std::string>{"SFRAME-FDE-009", "SFRAME-HDR-017"})) << in_order.listing;
+  std::swap(p.fdes[0], p.fdes[3]);  // FDE 3 first: the starts are out of order
+  const Fired shuffled = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(shuffled.rules, in_order.rules) << shuffled.listing;
+  EXPECT_NE(shuffled.listing.find("inside FDE 1"), std::string::npos) << shuffled.listing;
+  EXPECT_NE(in_order.listing.find("inside FDE 1"), std::string::npos) << in_order.listing;
+}
+
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {
   const auto& all = cases();
   auto it = std::find_if(all.begin(), all.end(), [&](const RuleCase& c) { return c.rule == GetParam(); });

@@ -186,7 +186,7 @@ char symtab_letter(uint8_t bind, uint8_t type, uint32_t shndx, const Section* s)
 
 }  // namespace
 
-std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter) {
+std::optional<SymtabSymbols> read_symtab(const Artifact& a, SymtabFilter filter) {
   if (a.kind != ArtifactKind::Elf) return std::nullopt;
   const Section* symtab = nullptr;
   for (const auto& s : a.sections)
@@ -217,14 +217,8 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter f
   }
   const auto section_at = [&](uint32_t shndx) { return shndx < by_index.size() ? by_index[shndx] : nullptr; };
 
-  // The symbols kept, in symtab order; then built once each, in address
-  // order (SymbolIndex::finish then has nothing to sort).
-  struct Kept {
-    uint64_t address = 0, size = 0;
-    uint32_t name = 0, section = 0;
-    char type = '?';
-  };
-  std::vector<Kept> kept;
+  SymtabSymbols out{{}, strings};
+  std::vector<SymtabSymbol>& kept = out.symbols;
   const uint64_t count = syms.size() / entsize;
   kept.reserve(static_cast<size_t>(count));
   for (uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
@@ -255,14 +249,21 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter f
     if (filter == SymtabFilter::Functions && !is_function_letter(letter)) continue;
     kept.push_back({value, size, name, section ? shndx : 0, letter});
   }
-  sort_by_address(kept, [](const Kept& k) { return k.address; });
+  sort_by_address(kept, [](const SymtabSymbol& k) { return k.address; });
+  return out;
+}
 
+// Built once each, in address order (SymbolIndex::finish then has nothing
+// to sort).
+std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter) {
+  const auto table = read_symtab(a, filter);
+  if (!table) return std::nullopt;
   SymbolIndex index;
   index.origin = "symtab";
-  index.reserve(kept.size());
-  for (const Kept& k : kept) {
+  index.reserve(table->symbols.size());
+  for (const SymtabSymbol& k : table->symbols) {
     Symbol s;
-    s.name = std::string(strings.cstr(k.name).value_or(""));
+    s.name = std::string(table->name(k));
     s.address = k.address;
     s.size = k.size;
     s.type = k.type;
@@ -272,6 +273,7 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter f
   index.finish();
   return index;
 }
+
 
 // ---------------------------------------------------------------------------
 // /proc/kallsyms and System.map

@@ -104,6 +104,25 @@ class SymbolIndex {
 enum class SymtabFilter : uint8_t { All, Functions };
 std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
 
+// The same symbols, in address order, with their names left in the string
+// table: 32 bytes each and no string built, for a pass over every function
+// of a large program (a Symbol is 64 bytes, and building 20,000 of them is
+// most of the memory the SFrame check of a 20,000-function program
+// touches). Valid while the artifact is.
+struct SymtabSymbol {
+  uint64_t address = 0, size = 0;
+  uint32_t name = 0;     // offset in the string table
+  uint32_t section = 0;  // ELF section index (0 for reserved indexes)
+  char type = '?';
+  bool function() const { return is_function_letter(type); }
+};
+struct SymtabSymbols {
+  std::vector<SymtabSymbol> symbols;
+  ByteReader strings;
+  std::string_view name(const SymtabSymbol& s) const { return strings.cstr(s.name).value_or(""); }
+};
+std::optional<SymtabSymbols> read_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
+
 // A "/proc/kallsyms"-style text ("ADDRESS TYPE NAME [module]" per line), as
 // /proc/kallsyms and System.map are. Malformed lines are skipped; so are the
 // symbols of modules (lines ending in "\t[module]"): the index describes the

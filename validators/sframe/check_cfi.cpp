@@ -231,7 +231,7 @@ std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end,
 }
 
 // Function symbols that the CFI describes and no FDE covers.
-void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const input::SymbolIndex* symbols,
+void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const input::SymtabSymbols* symbols,
                     SframeFindings& f) {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (size_t i = 0; i < t.fdes.size(); ++i)
@@ -246,19 +246,20 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const inpu
       f.at_section(rules::ELF_007, std::nullopt, sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE");
   }
   if (!symbols) return;
-  for (const auto& s : symbols->symbols()) {
+  for (const auto& s : symbols->symbols) {
     if (!s.function() || s.size == 0) continue;
     auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{s.address, ~uint64_t(0)});
     if (it != ranges.begin() && std::prev(it)->second > s.address) continue;
     if (!cfi.row_at(s.address)) continue;
-    f.at_section(rules::ELF_007, std::nullopt, s.name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
-    f.at_section(rules::CFI_008, std::nullopt, s.name + ": " + why_no_fde(cfi, s.address, s.address + s.size, t.header));
+    const std::string name(symbols->name(s));
+    f.at_section(rules::ELF_007, std::nullopt, name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
+    f.at_section(rules::CFI_008, std::nullopt, name + ": " + why_no_fde(cfi, s.address, s.address + s.size, t.header));
   }
 }
 
 }  // namespace
 
-bool check_cfi(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f) {
+bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f) {
   if (t.relocatable || !t.section || !t.usable) return false;
   const auto cfi = input::DwarfCfi::open(*t.artifact);
   if (!cfi) return false;

@@ -13,11 +13,11 @@ namespace {
 
 bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
 
-bool address_below(const input::Symbol& sym, uint64_t address) { return sym.address < address; }
+bool address_below(const input::SymtabSymbol& sym, uint64_t address) { return sym.address < address; }
 
 // function_at, given the first symbol at or after FDE i's start.
-const input::Symbol* function_from(const SframeTable& t, const std::vector<input::Symbol>& all, size_t i,
-                                   std::vector<input::Symbol>::const_iterator it);
+const input::SymtabSymbol* function_from(const SframeTable& t, const std::vector<input::SymtabSymbol>& all, size_t i,
+                                   std::vector<input::SymtabSymbol>::const_iterator it);
 
 // function_at for the FDEs in turn: the search for the first symbol at or
 // after a start begins where the last one ended when the starts ascend (a
@@ -25,9 +25,9 @@ const input::Symbol* function_from(const SframeTable& t, const std::vector<input
 // instead of a binary search of every FDE over all the symbols.
 class FunctionCursor {
  public:
-  FunctionCursor(const SframeTable& t, const input::SymbolIndex& symbols)
-      : t_(t), all_(symbols.symbols()), at_(all_.begin()) {}
-  const input::Symbol* operator()(size_t i) {
+  FunctionCursor(const SframeTable& t, const input::SymtabSymbols& symbols)
+      : t_(t), all_(symbols.symbols), at_(all_.begin()) {}
+  const input::SymtabSymbol* operator()(size_t i) {
     const uint64_t address = t_.starts[i].address;
     if (at_ != all_.begin() && std::prev(at_)->address >= address) {
       at_ = std::lower_bound(all_.begin(), at_, address, address_below);
@@ -40,8 +40,8 @@ class FunctionCursor {
 
  private:
   const SframeTable& t_;
-  const std::vector<input::Symbol>& all_;
-  std::vector<input::Symbol>::const_iterator at_;
+  const std::vector<input::SymtabSymbol>& all_;
+  std::vector<input::SymtabSymbol>::const_iterator at_;
 };
 
 // The executable sections of the artifact in section order, looked up for
@@ -168,7 +168,7 @@ void check_plt_shape(const SframeTable& t, size_t i, bool plt0, SframeFindings& 
 
 // Each FDE against the function symbols: one starting there, of its size;
 // PLT sections have none.
-void check_symbols(const SframeTable& t, const CodeSections& code, const input::SymbolIndex& symbols, SframeFindings& f) {
+void check_symbols(const SframeTable& t, const CodeSections& code, const input::SymtabSymbols& symbols, SframeFindings& f) {
   FunctionCursor function_starting(t, symbols);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     const FunctionStart& s = t.starts[i];
@@ -178,11 +178,11 @@ void check_symbols(const SframeTable& t, const CodeSections& code, const input::
       if (t.header.abi == kAmd64Le && sec->name == ".plt") check_plt_shape(t, i, s.address == sec->addr, f);
       continue;
     }
-    const input::Symbol* match = function_starting(i);
+    const input::SymtabSymbol* match = function_starting(i);
     if (!match)
       f.at_fde(rules::FDE_014, i, t.fdes[i].at, "no function symbol at " + hex(s.address));
     else if (match->size && match->size != t.fdes[i].size)
-      f.at_fde(rules::FDE_014, i, t.fdes[i].at, match->name + " is " + std::to_string(match->size) + " bytes, the FDE " +
+      f.at_fde(rules::FDE_014, i, t.fdes[i].at, std::string(symbols.name(*match)) + " is " + std::to_string(match->size) + " bytes, the FDE " +
                                                      std::to_string(t.fdes[i].size));
   }
 }
@@ -201,19 +201,28 @@ void check_order(const SframeTable& t, SframeFindings& f) {
 }
 
 void check_overlap(const SframeTable& t, SframeFindings& f) {
-  std::vector<size_t> order;
-  for (size_t i = 0; i < t.fdes.size(); ++i)
-    if (t.starts[i].resolved) order.push_back(i);
   auto key = [&](size_t i) { return std::pair{t.starts[i].section, t.starts[i].address}; };
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return key(x) < key(y); });
-  for (size_t k = 0; k < order.size(); ++k) {
-    const size_t i = order[k];
+  // A linked file's FDEs are in start order already: then they are walked
+  // in place (an index of 20,000 FDEs, sorted, is memory the clean case
+  // need not touch).
+  bool in_order = true;
+  for (size_t i = 0; i < t.fdes.size() && in_order; ++i)
+    in_order = t.starts[i].resolved && (i == 0 || !(key(i) < key(i - 1)));
+  std::vector<size_t> order;
+  if (!in_order) {
+    for (size_t i = 0; i < t.fdes.size(); ++i)
+      if (t.starts[i].resolved) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return key(x) < key(y); });
+  }
+  const size_t n = in_order ? t.fdes.size() : order.size();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = in_order ? k : order[k];
     if (t.fdes[i].size == 0) {
       f.at_fde(rules::FDE_009, i, t.fdes[i].at, "function of size 0", Severity::Warning);
       continue;
     }
-    if (k + 1 == order.size()) break;
-    const size_t j = order[k + 1];
+    if (k + 1 == n) break;
+    const size_t j = in_order ? k + 1 : order[k + 1];
     if (t.starts[j].section == t.starts[i].section && t.starts[j].address < t.starts[i].address + t.fdes[i].size &&
         t.fdes[j].size)
       f.at_fde(rules::FDE_009, j, t.fdes[j].at, "starts at " + hex(t.starts[j].address) + " inside FDE " +
@@ -224,18 +233,18 @@ void check_overlap(const SframeTable& t, SframeFindings& f) {
 
 }  // namespace
 
-const input::Symbol* function_at(const SframeTable& t, const input::SymbolIndex& symbols, size_t i) {
+const input::SymtabSymbol* function_at(const SframeTable& t, const input::SymtabSymbols& symbols, size_t i) {
   if (!t.starts[i].resolved) return nullptr;
-  const auto& all = symbols.symbols();
+  const auto& all = symbols.symbols;
   return function_from(t, all, i, std::lower_bound(all.begin(), all.end(), t.starts[i].address, address_below));
 }
 
 namespace {
 
-const input::Symbol* function_from(const SframeTable& t, const std::vector<input::Symbol>& all, size_t i,
-                                   std::vector<input::Symbol>::const_iterator it) {
+const input::SymtabSymbol* function_from(const SframeTable& t, const std::vector<input::SymtabSymbol>& all, size_t i,
+                                   std::vector<input::SymtabSymbol>::const_iterator it) {
   const FunctionStart& s = t.starts[i];
-  const input::Symbol* found = nullptr;
+  const input::SymtabSymbol* found = nullptr;
   for (; it != all.end() && it->address == s.address; ++it)
     if (it->function() && (!t.relocatable || it->section == s.section) &&
         (!found || (it->size == t.fdes[i].size && found->size != t.fdes[i].size)))
@@ -245,7 +254,7 @@ const input::Symbol* function_from(const SframeTable& t, const std::vector<input
 
 }  // namespace
 
-void check_fdes(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f) {
+void check_fdes(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f) {
   const CodeSections code(t);
   for (size_t i = 0; i < t.fdes.size(); ++i) {
     check_encoding(t, code, i, f);

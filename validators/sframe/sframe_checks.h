@@ -13,17 +13,17 @@ namespace elfmeta::sframe {
 void check_header(const SframeTable& t, uint32_t consumer, SframeFindings& f);
 // The function symbol starting where FDE i starts (in its section, for an
 // object), preferring one of the FDE's size when several start there.
-const input::Symbol* function_at(const SframeTable& t, const input::SymbolIndex& symbols, size_t i);
+const input::SymtabSymbol* function_at(const SframeTable& t, const input::SymtabSymbols& symbols, size_t i);
 
 // SFRAME-FDE-*: info bits, block sizes, ranges, order and overlap; with the
 // artifact's symbols (null: none), the function each FDE covers.
-void check_fdes(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f);
+void check_fdes(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f);
 // SFRAME-FRE-*: word counts, start offsets, plausibility of each FRE.
 void check_fres(const SframeTable& t, SframeFindings& f);
 // SFRAME-ELF-*: the section header and the segment of linked files.
 void check_elf(const SframeTable& t, SframeFindings& f);
 // SFRAME-CFI-* and ELF-007: linked files against their DWARF CFI (libdw);
 // false when there is none to compare with.
-bool check_cfi(const SframeTable& t, const input::SymbolIndex* symbols, SframeFindings& f);
+bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f);
 
 }  // namespace elfmeta::sframe

@@ -285,7 +285,7 @@ class Reader {
       const Fde& d = t_.fdes[i];
       // v3 and the PCREL flag: from the field; v1/v2 before 2.45: from the section.
       const uint64_t from = t_.addr + (t_.pc_relative() ? d.at : 0);
-      t_.starts[i] = {true, from + static_cast<uint64_t>(d.start), 0};
+      t_.starts[i] = {from + static_cast<uint64_t>(d.start), 0, true};
     }
   }
 
@@ -333,7 +333,7 @@ class Reader {
         f_.at_fde(rule, *i, r.offset, "relocation target is not in an executable section");
         continue;
       }
-      t_.starts[*i] = {true, sym->value + static_cast<uint64_t>(r.addend), target->index};
+      t_.starts[*i] = {sym->value + static_cast<uint64_t>(r.addend), target->index, true};
     }
     for (size_t i = 0; i < per_fde.size(); ++i)
       if (!per_fde[i]) f_.at_fde(rule, i, t_.fdes[i].at, "no relocation for this FDE's start" + by);

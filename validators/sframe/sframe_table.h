@@ -20,18 +20,18 @@
 namespace elfmeta::sframe {
 
 struct FunctionStart {
-  bool resolved = false;
   uint64_t address = 0;  // linked: virtual address; object: offset in `section`; raw: section-relative
   uint32_t section = 0;  // object: the ELF index of the code section
+  bool resolved = false;
 };
 
 // An FDE's FREs as they lie in the section: read and checked for bounds
 // and encodings by read_sframe, decoded again when a pass walks them (a
 // section holds hundreds of thousands; none is kept).
 struct FreRange {
-  uint32_t count = 0;            // the FREs that can be read (all, unless one was unreadable)
   uint64_t begin = 0, end = 0;   // the block's bytes in the section ([begin, end), v3 record included)
   uint64_t first = 0;            // where the first FRE starts
+  uint32_t count = 0;            // the FREs that can be read (all, unless one was unreadable)
   bool complete = false;         // every FRE of the FDE can be read
   bool findings = false;         // an FRE rule fails on one of them (FreRules::screen): check_fres reports it
 };

@@ -15,17 +15,17 @@ SframeCheck check_sframe(const input::Artifact& a, const SframeOptions& options,
   // The artifact's function symbols, read once (beside the FREs of a large
   // section): FDEs are named by the function at their start, and checked
   // against the functions (no rule looks at other symbols).
-  std::optional<input::SymbolIndex> symbols;
+  std::optional<input::SymtabSymbols> symbols;
   const auto table = read_sframe(a, f, options.concurrent, [&] {
-    if (a.kind == input::ArtifactKind::Elf) symbols = input::symbols_from_symtab(a, input::SymtabFilter::Functions);
+    if (a.kind == input::ArtifactKind::Elf) symbols = input::read_symtab(a, input::SymtabFilter::Functions);
   });
   if (!table) return out;
   out.present = true;
   const SframeTable& t = *table;
-  const input::SymbolIndex* index = symbols ? &*symbols : nullptr;
+  const input::SymtabSymbols* index = symbols ? &*symbols : nullptr;
   f.describe_fde = [&](size_t i) -> std::string {
     if (i >= t.starts.size() || !t.starts[i].resolved) return "";
-    if (const input::Symbol* fn = index ? function_at(t, *index, i) : nullptr) return fn->name;
+    if (const input::SymtabSymbol* fn = index ? function_at(t, *index, i) : nullptr) return std::string(index->name(*fn));
     return "pc " + hex(t.starts[i].address);
   };
   if (t.usable) {
