@@ -208,8 +208,10 @@ SframeBytes encode_sframe(const SframePlan& p, SframeFile kind) {
     const uint64_t at = o.bytes.size();
     out.fde_at.push_back(at);
     int64_t start = 0;
+    // Unsigned: a mutated offset may put the function anywhere, and the
+    // field holds the difference modulo 2^64 as a linker would write it.
     if (kind != SframeFile::Object)
-      start = static_cast<int64_t>(text_addr + d.offset) - static_cast<int64_t>(section_addr + (pcrel ? at : 0));
+      start = static_cast<int64_t>((text_addr + d.offset) - (section_addr + (pcrel ? at : 0)));
     if (v3) o.put(start);
     else o.put(static_cast<int32_t>(start));
     o.put(d.size);
