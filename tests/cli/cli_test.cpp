@@ -300,5 +300,29 @@ TEST(Cli, StatsAndDiffGateOnNewFindings) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
+// stats, diff and report take check's options but not the output options
+// they have no use for: a usage error naming the command, not silence.
+TEST(Cli, OutputOptionsOfCheckAreRefusedElsewhere) {
+  const std::string out = write_blob("refused-stats.json", {});
+  for (const std::string& command : {"stats -o " + out + " --format json " + sample(),
+                                     "stats -o " + out + " --Werror " + sample(),
+                                     "diff --format=sarif " + sample() + " " + sample(),
+                                     "diff --timing " + sample() + " " + sample(),
+                                     "report -o " + out + ".html --format junit " + sample()}) {
+    const CliRun r = elfmeta(command);
+    const std::string name = command.substr(0, command.find(' '));
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(name + ": --"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is not an option of " + name), std::string::npos) << r.err;
+  }
+  const CliRun unknown = elfmeta("diff --help");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("diff: unknown option '--help'"), std::string::npos) << unknown.err;
+  const CliRun timed = elfmeta("stats --only btf --timing -o " + out + " " + sample());
+  EXPECT_EQ(timed.status, 0) << timed.err;
+  EXPECT_NE(timed.err.find("elfmeta: timing with"), std::string::npos) << timed.err;
+}
+
 }  // namespace
 }  // namespace elfmeta::testing

@@ -1,5 +1,6 @@
 // elfmeta check: run the checks over every input (check_run.h) and print
 // the findings in input order, a summary, and for many artifacts a table.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -44,10 +45,13 @@ btf::KernelChoice parse_kernel(Args& args) {
   return {*r, "--kernel"};
 }
 
-CheckSettings parse_settings(Args& args) {
+CheckSettings parse_settings(Args& args, std::string_view command, std::initializer_list<std::string_view> refused) {
   CheckSettings s;
   std::string v;
   while (!args.done()) {
+    const std::string_view name = std::string_view(args.peek()).substr(0, args.peek().find('='));
+    if (std::find(refused.begin(), refused.end(), name) != refused.end())
+      throw UsageError(std::string(command) + ": " + std::string(name) + " is not an option of " + std::string(command));
     if (args.option("--only", v)) {
       s.btf_on = s.orc_on = s.sframe_on = s.xc_on = false;
       size_t pos = 0;
@@ -106,21 +110,23 @@ CheckSettings parse_settings(Args& args) {
     } else if (args.peek().size() > 2 && args.peek()[0] == '-' && args.peek()[1] == 'j') {
       s.jobs = parse_jobs(args.next().substr(2));
     } else if (args.peek().size() > 1 && args.peek()[0] == '-') {
-      throw UsageError("check: unknown option '" + args.peek() + "'");
+      throw UsageError(std::string(command) + ": unknown option '" + args.peek() + "'");
     } else {
       s.inputs.push_back(args.next());
     }
   }
-  if (s.inputs.empty()) throw UsageError("check needs at least one INPUT");
+  if (s.inputs.empty()) throw UsageError(std::string(command) + " needs at least one INPUT");
   return s;
 }
 
 }  // namespace
 
-CheckSettings parse_check_settings(Args& args) { return parse_settings(args); }
+CheckSettings parse_check_settings(Args& args, std::string_view command, std::initializer_list<std::string_view> refused) {
+  return parse_settings(args, command, refused);
+}
 
 int run_check(Args args) {
-  CheckSettings s = parse_settings(args);
+  CheckSettings s = parse_settings(args, "check", {});
   PhaseClock clock;
   std::string error;
   std::optional<CheckRun> run = run_checks(s, clock, error);

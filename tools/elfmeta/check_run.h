@@ -7,10 +7,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -104,9 +106,11 @@ struct CheckRun {
 std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::string& error);
 
 class Args;
-// The options of `elfmeta check` and its inputs (check_command.cpp); stats
-// and diff take the same.
-CheckSettings parse_check_settings(Args& args);
+// The options of `elfmeta check` and its inputs (check_command.cpp), as
+// `command` takes them: stats, diff and report take the same but `refused`,
+// the output options they have no use for (a usage error, not ignored).
+CheckSettings parse_check_settings(Args& args, std::string_view command,
+                                   std::initializer_list<std::string_view> refused);
 
 // "6.18 (running kernel)", or for inputs of several kernels
 // "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".

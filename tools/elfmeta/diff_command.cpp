@@ -152,7 +152,7 @@ uint64_t write_finding_changes(std::ostream& out, const stats::Stats& o, const s
 }  // namespace
 
 int run_diff(Args args) {
-  CheckSettings s = parse_check_settings(args);
+  CheckSettings s = parse_check_settings(args, "diff", {"--format", "--Werror", "--timing"});
   if (s.inputs.size() != 2) throw UsageError("diff takes two inputs, OLD and NEW");
   Side old_side, new_side;
   std::string error;

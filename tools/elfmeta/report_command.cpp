@@ -40,7 +40,7 @@ int run_report(Args args) {
   }
   if (out_path.empty()) throw UsageError("report needs -o FILE.html");
   Args check_args(rest);
-  CheckSettings s = parse_check_settings(check_args);
+  CheckSettings s = parse_check_settings(check_args, "report", {"--format", "--Werror"});
   std::string error;
   std::optional<stats::Stats> baseline;
   if (!baseline_path.empty() && !(baseline = stats::read_stats_file(baseline_path, error))) {

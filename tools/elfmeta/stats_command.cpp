@@ -20,7 +20,7 @@ int run_stats(Args args) {
       rest.push_back(args.next());
   }
   Args check_args(rest);
-  CheckSettings s = parse_check_settings(check_args);
+  CheckSettings s = parse_check_settings(check_args, "stats", {"--format", "--Werror"});
   PhaseClock clock;
   std::string error;
   auto run = run_checks(s, clock, error);
@@ -45,6 +45,8 @@ int run_stats(Args args) {
       return 2;
     }
   }
+  clock.lap("writing");
+  if (s.timing) clock.write(std::cerr, s.jobs);
   return unreadable ? 2 : 0;
 }
 
