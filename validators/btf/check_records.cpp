@@ -62,8 +62,68 @@ class RecordChecker {
     }
   }
 
+  // Whether a record is one of the common shapes, and clean: then check()
+  // would find nothing, and its messages need not be prepared. Conservative:
+  // false sends the record to check(). Only for the newest kernels' rules.
+  bool plainly_clean(uint32_t local) const {
+    if (!screen_) return false;
+    const RecordHead& head = btf_.heads()[local];
+    const TypeRef t(btf_.type_section() + head.offset, head);
+    const uint32_t info = head.info, kind = info_kind(info);
+    const uint32_t plain = kind << 24;  // no kind_flag, no vlen, no stray bits
+    switch (kind) {
+      case kFunc: return (info & ~1u) == plain && own_identifier(t.name_off());  // static or global
+      case kFuncProto: return (info & ~0xffffu) == plain && !t.name_off() && plain_parameters(t);
+      case kPtr:
+      case kConst:
+      case kVolatile:
+      case kRestrict: return info == plain && !t.name_off() && t.type() <= kMaxTypeId;
+      case kTypedef: return info == plain && t.type() <= kMaxTypeId && own_identifier(t.name_off());
+      case kStruct:
+      case kUnion: return (info & ~(0x8000ffffu)) == plain && optional_identifier(t.name_off()) && plain_members(t);
+      case kEnum:
+      case kEnum64: return (info & ~(0x8000ffffu)) == plain && t.size() <= 8 && is_pow2(t.size()) &&
+                           optional_identifier(t.name_off()) && plain_enumerators(t);
+      case kArray:
+        return info == plain && !t.name_off() && !t.size() && t.payload(0) - 1 < kMaxTypeId &&
+               t.payload(1) - 1 < kMaxTypeId;
+      case kVar:
+        return info == plain && t.type() - 1 < kMaxTypeId && t.payload(0) <= 1 && own_identifier(t.name_off());
+      default: return false;
+    }
+  }
+
  private:
   const char* name(uint32_t off) const { return btf_.string_at(off); }
+
+  // --- plainly_clean(): names in this blob's own strings, items one by one.
+  bool own_identifier(uint32_t off) const {
+    return off <= kMaxNameOffset && own_names_.starts_identifier(off - btf_.string_start());
+  }
+  bool optional_identifier(uint32_t off) const { return !off || own_identifier(off); }
+  bool plain_parameters(TypeRef t) const {
+    for (uint32_t i = 0, n = t.vlen(); i < n; ++i)
+      if (!optional_identifier(param_at(t, i).name_off)) return false;
+    return true;
+  }
+  bool plain_members(TypeRef t) const {
+    const bool is_union = t.kind() == kUnion;
+    uint32_t last_offset = 0;
+    for (uint32_t i = 0, n = t.vlen(); i < n; ++i) {
+      const Member m = member_at(t, i);
+      const uint32_t offset = member_bit_offset_of(t, m);
+      if (!optional_identifier(m.name_off) || m.type - 1 >= kMaxTypeId || (is_union && offset) ||
+          offset < last_offset || roundup_bytes(offset) > t.size())
+        return false;
+      last_offset = offset;
+    }
+    return true;
+  }
+  bool plain_enumerators(TypeRef t) const {
+    for (uint32_t i = 0, n = t.vlen(); i < n; ++i)
+      if (!own_identifier(enum_at(t, i).name_off)) return false;
+    return true;
+  }
 
   // A kind (or kind_flag meaning) the target kernel does not know yet: that
   // is the finding, and the record's other checks would be those of a newer
@@ -363,13 +423,18 @@ class RecordChecker {
   // Targets before 6.1 limit names to 128 bytes, before 6.4 forbid dots: the
   // bitmap knows neither rule.
   const bool old_name_rules_ = !kernel_.has(Gate::kLongNames) || !kernel_.has(Gate::kDotsInNames);
+  // plainly_clean() knows the rules of kernels that have all of these.
+  const bool screen_ = !old_name_rules_ && kernel_.has(Gate::kNameValidation) && kernel_.has(Gate::kFuncKinds) &&
+                       kernel_.has(Gate::kFuncLinkage) && kernel_.has(Gate::kVarDatasec) &&
+                       kernel_.has(Gate::kEnum64) && kernel_.has(Gate::kEnumSizes);
 };
 
 }  // namespace
 
-void check_records(const Btf& btf, Findings& findings) {
+void check_records(const Btf& btf, Findings& findings, bool screen) {
   RecordChecker checker(btf, findings);
-  for (uint32_t id = btf.first_id(), end = btf.type_count(); id < end; ++id) checker.check(id);
+  for (uint32_t id = btf.first_id(), end = btf.type_count(); id < end; ++id)
+    if (!screen || !checker.plainly_clean(id - btf.first_id())) checker.check(id);
 }
 
 }  // namespace elfmeta::btf

@@ -7,6 +7,8 @@
 
 namespace elfmeta::btf {
 
-void check_records(const Btf& btf, Findings& findings);
+// `screen`: records of the common shapes that are plainly clean skip the
+// checks that would prepare their messages (the findings are the same).
+void check_records(const Btf& btf, Findings& findings, bool screen = true);
 
 }  // namespace elfmeta::btf

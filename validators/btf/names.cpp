@@ -3,7 +3,12 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "core/text.h"
@@ -50,13 +55,13 @@ size_t printable_run(const uint8_t* p, const uint8_t* end) { return run_of(p, en
 
 namespace {
 // The masks of 16 bytes at `p`, as bits `shift`..`shift + 15` of a block.
-void classify_16(const uint8_t* p, unsigned shift, uint64_t& stop, uint64_t& nul, uint64_t& bad_first) {
+void classify_16(const uint8_t* p, unsigned shift, uint64_t& name, uint64_t& nul, uint64_t& first) {
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i rest = identifier_bytes(x);
   const auto bits = [&](__m128i m) { return uint64_t(static_cast<uint16_t>(_mm_movemask_epi8(m))) << shift; };
-  stop |= ~bits(rest) & (uint64_t(0xffff) << shift);
+  name |= bits(rest);
   nul |= bits(equal(x, 0));
-  bad_first |= ~bits(_mm_andnot_si128(in_range(x, '0', '9'), rest)) & (uint64_t(0xffff) << shift);
+  first |= bits(_mm_andnot_si128(in_range(x, '0', '9'), rest));
 }
 }  // namespace
 #else
@@ -74,43 +79,114 @@ size_t printable_run(const uint8_t* p, const uint8_t*) {
 
 namespace {
 
-// One bit per byte of 64 bytes of strings.
+// One bit per byte of 64 bytes of strings, byte i at bit 63 - i.
 struct ByteClasses {
-  uint64_t stop = 0;       // not an identifier byte after the first (NULs included)
-  uint64_t nul = 0;        // a NUL
-  uint64_t bad_first = 0;  // not an identifier byte in first place
+  uint64_t name = 0;   // an identifier byte after the first
+  uint64_t nul = 0;    // a NUL
+  uint64_t first = 0;  // an identifier byte in first place
 };
+
+uint64_t reverse_bits(uint64_t x) {
+  x = __builtin_bswap64(x);
+  x = (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
+  x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
+  return (x >> 4 & 0x0f0f0f0f0f0f0f0full) | (x & 0x0f0f0f0f0f0f0f0full) << 4;
+}
 
 ByteClasses classify_64(const uint8_t* p) {
   ByteClasses c;
 #if defined(__SSE2__)
-  for (unsigned i = 0; i < 64; i += 16) classify_16(p + i, i, c.stop, c.nul, c.bad_first);
+  for (unsigned i = 0; i < 64; i += 16) classify_16(p + i, i, c.name, c.nul, c.first);
 #else
   for (unsigned i = 0; i < 64; ++i) {
-    c.stop |= uint64_t(!detail::kIdentifierRest[p[i]]) << i;
+    c.name |= uint64_t(detail::kIdentifierRest[p[i]]) << i;
     c.nul |= uint64_t(p[i] == 0) << i;
-    c.bad_first |= uint64_t(!detail::kIdentifierFirst[p[i]]) << i;
+    c.first |= uint64_t(detail::kIdentifierFirst[p[i]]) << i;
   }
 #endif
-  return c;
+  return {reverse_bits(c.name), reverse_bits(c.nul), reverse_bits(c.first)};
 }
 
-// Bits lo..hi-1 (0 <= lo <= hi <= 64).
-uint64_t bit_range(unsigned lo, unsigned hi) {
-  if (lo >= hi) return 0;
-  const uint64_t below_hi = hi == 64 ? ~uint64_t(0) : (uint64_t(1) << hi) - 1;
-  return below_hi & ~((uint64_t(1) << lo) - 1);
+#if defined(__x86_64__)
+// The identifier bytes by their two nibbles: a byte is one when the table
+// entries of its low and of its high nibble share a bit. Each bit is a set
+// of high nibbles that allow the same low nibbles.
+enum NibbleGroup : uint8_t {
+  kDot = 1,          // 0x2E
+  kDigits = 2,       // 0x30-0x39: not in first place
+  kFromOne = 4,      // 0x41-0x4F, 0x61-0x6F
+  kUpperP = 8,       // 0x50-0x5A and '_'
+  kLowerP = 16,      // 0x70-0x7A
+  kAll = 32,         // 0xC0-0xCF, 0xE0-0xEF
+  kAllBut7 = 64,     // 0xD0-0xDF, 0xF0-0xFF except 0xD7, 0xF7
+};
+constexpr std::array<uint8_t, 16> low_nibble_groups() {
+  std::array<uint8_t, 16> t{};
+  for (unsigned lo = 0; lo < 16; ++lo)
+    t[lo] = static_cast<uint8_t>((lo == 0xe ? kDot : 0) | (lo <= 9 ? kDigits : 0) | (lo >= 1 ? kFromOne : 0) |
+                                 (lo <= 0xa || lo == 0xf ? kUpperP : 0) | (lo <= 0xa ? kLowerP : 0) | kAll |
+                                 (lo != 7 ? kAllBut7 : 0));
+  return t;
 }
+constexpr std::array<uint8_t, 16> kLowNibble = low_nibble_groups();
+constexpr std::array<uint8_t, 16> kHighNibble = {0, 0, kDot, kDigits, kFromOne, kUpperP, kFromOne, kLowerP,
+                                                 0, 0, 0,    0,       kAll,     kAllBut7, kAll,   kAllBut7};
+constexpr bool nibble_tables_agree() {
+  for (unsigned c = 0; c < 256; ++c) {
+    const uint8_t g = kLowNibble[c & 15] & kHighNibble[c >> 4];
+    if ((g != 0) != detail::kIdentifierRest[c] || ((g & ~kDigits) != 0) != detail::kIdentifierFirst[c]) return false;
+  }
+  return true;
+}
+static_assert(nibble_tables_agree(), "the nibble tables must classify bytes as the kernel's ctype does");
+
+__attribute__((target("avx2"))) inline __m256i reversed_32(const uint8_t* p) {
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i within_lanes = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,  //
+                                                15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(x, within_lanes), 0x4e);
+}
+
+// The three masks of 32 bytes, last byte first.
+__attribute__((target("avx2"))) inline void classify_32_reversed(__m256i x, uint32_t& name, uint32_t& nul, uint32_t& first) {
+  const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kLowNibble.data())));
+  const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kHighNibble.data())));
+  const __m256i nibble = _mm256_set1_epi8(0x0f);
+  const __m256i groups = _mm256_and_si256(_mm256_shuffle_epi8(low_table, _mm256_and_si256(x, nibble)),
+                                          _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble)));
+  const __m256i zero = _mm256_setzero_si256();
+  name = ~static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(groups, zero)));
+  first = ~static_cast<uint32_t>(_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_andnot_si256(_mm256_set1_epi8(kDigits), groups), zero)));
+  nul = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, zero)));
+}
+
+__attribute__((target("avx2"))) ByteClasses classify_64_avx2(const uint8_t* p) {
+  uint32_t name_hi, nul_hi, first_hi, name_lo, nul_lo, first_lo;
+  classify_32_reversed(reversed_32(p), name_hi, nul_hi, first_hi);       // bytes 0-31: bits 63-32
+  classify_32_reversed(reversed_32(p + 32), name_lo, nul_lo, first_lo);  // bytes 32-63: bits 31-0
+  return {uint64_t(name_hi) << 32 | name_lo, uint64_t(nul_hi) << 32 | nul_lo, uint64_t(first_hi) << 32 | first_lo};
+}
+
+bool has_avx2() { return __builtin_cpu_supports("avx2"); }
+#else
+ByteClasses classify_64_avx2(const uint8_t* p) { return classify_64(p); }
+bool has_avx2() { return false; }
+#endif
 
 }  // namespace
 
-// Walks the blocks from the end: an offset starts an identifier when its byte
-// may come first and the first stop after it is a NUL within kMaxNameLength
-// bytes. Each run between two stops takes the verdict of the stop above it;
-// the run at the top of a block continues into the block after it.
-IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length) : starts_((uint64_t(length) + 63) / 64) {
-  bool next_stop_is_nul = false;  // the first stop at or after the block above
-  uint64_t next_stop_distance = 0;  // from the start of the block above to that stop
+// Walks the blocks from the end, each as a word whose bit 63 - i is byte i,
+// so that a run of name bytes sits above (at higher bits than) the byte that
+// ends it. Adding each NUL's bit, shifted up one, carries through the run
+// above the NUL and out of it: the bits that flip are the runs a NUL ends.
+// The run at the end of a block (its low bits) is ended in a later block, by
+// a NUL or not, and is a name only within kMaxNameLength bytes of that end.
+IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
+    : starts_((uint64_t(length) + 63) / 64) {
+  const auto classify = wide && has_avx2() ? classify_64_avx2 : classify_64;
+  bool next_stop_is_nul = false;    // the first non-name byte at or after the block above
+  uint64_t next_stop_distance = 0;  // from the start of the block above to that byte
   for (size_t b = starts_.size(); b-- > 0;) {
     const uint8_t* p = strings + 64 * b;
     uint8_t tail[64];
@@ -119,29 +195,18 @@ IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length) : starts_(
       std::memcpy(tail, p, length - 64 * b);
       p = tail;
     }
-    const ByteClasses c = classify_64(p);
-    uint64_t out = 0;
-    // The run at the top: its strings reach into the blocks above.
-    const unsigned top_stop = c.stop ? 63 - static_cast<unsigned>(__builtin_clzll(c.stop)) : 0;
-    const unsigned run_from = c.stop ? top_stop + 1 : 0;
-    if (next_stop_is_nul && next_stop_distance + 64 - run_from <= kMaxNameLength) {
-      out |= bit_range(run_from, 64);
-    } else if (next_stop_is_nul && next_stop_distance < kMaxNameLength) {
-      // only the strings that start high enough are short enough
-      const unsigned lowest = static_cast<unsigned>(64 + next_stop_distance - kMaxNameLength);
-      if (lowest < 64) out |= bit_range(std::max(lowest, run_from), 64);
+    const ByteClasses c = classify(p);
+    const uint64_t stops = ~c.name;
+    uint64_t names = ((c.name + (c.nul << 1)) ^ c.name) & c.name;
+    if (next_stop_is_nul && next_stop_distance < kMaxNameLength) {
+      const uint64_t short_enough = std::min<uint64_t>(64, kMaxNameLength - next_stop_distance);
+      const uint64_t run = std::min<uint64_t>(short_enough, stops ? __builtin_ctzll(stops) : 64);
+      names |= run == 64 ? ~uint64_t(0) : (uint64_t(1) << run) - 1;
     }
-    // The runs below each stop of this block.
-    for (uint64_t stops = c.stop; stops;) {
-      const unsigned s = 63 - static_cast<unsigned>(__builtin_clzll(stops));
-      stops &= ~(uint64_t(1) << s);
-      const unsigned below = stops ? 64 - static_cast<unsigned>(__builtin_clzll(stops)) : 0;
-      if (c.nul >> s & 1) out |= bit_range(below, s);
-    }
-    starts_[b] = out & ~c.bad_first;
-    if (c.stop) {
-      const unsigned lowest_stop = static_cast<unsigned>(__builtin_ctzll(c.stop));
-      next_stop_is_nul = c.nul >> lowest_stop & 1;
+    starts_[b] = names & c.first;
+    if (stops) {
+      const unsigned lowest_stop = static_cast<unsigned>(__builtin_clzll(stops));  // byte index of the first
+      next_stop_is_nul = c.nul >> (63 - lowest_stop) & 1;
       next_stop_distance = lowest_stop;
     } else {
       next_stop_distance += 64;

@@ -64,14 +64,18 @@ inline bool valid_section_name(const char* s, const char* end) {
 // (one bit per byte) stays in L2.
 class IdentifierMap {
  public:
-  // `strings` ends with a NUL (the parser has checked it).
-  IdentifierMap(const uint8_t* strings, uint32_t length);
+  // `strings` ends with a NUL (the parser has checked it). `wide` lets the
+  // build use AVX2 where the processor has it (tests compare both ways).
+  IdentifierMap(const uint8_t* strings, uint32_t length, bool wide = true);
+  // Bit 63 - i of word w stands for offset 64 * w + i: in that order a run
+  // of name bytes lies below the byte that ends it, and one addition fills
+  // the runs that a NUL ends (see names.cpp).
   bool starts_identifier(uint32_t rel) const {
-    return rel / 64 < starts_.size() && (starts_[rel / 64] >> (rel % 64) & 1);
+    return rel / 64 < starts_.size() && (starts_[rel / 64] >> (63 - rel % 64) & 1);
   }
 
  private:
-  std::vector<uint64_t> starts_;  // bit i of word w: offset 64 * w + i
+  std::vector<uint64_t> starts_;
 };
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",

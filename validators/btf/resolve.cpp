@@ -50,8 +50,9 @@ struct Sized {
 
 class Resolver {
  public:
-  Resolver(const Btf& btf, ResolveState& st, Findings& f)
-      : btf_(btf),
+  Resolver(const Btf& btf, ResolveState& st, Findings& f, bool shortcuts)
+      : shortcuts_(shortcuts),
+        btf_(btf),
         st_(st),
         f_(f),
         heads_(btf.heads()),
@@ -154,6 +155,7 @@ class Resolver {
     return s;
   }
 
+  const bool shortcuts_;
   const Btf& btf_;
   ResolveState& st_;
   Findings& f_;
@@ -167,6 +169,19 @@ class Resolver {
   uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
   enum class Named : uint8_t { Unknown, Yes, No };
   std::vector<Named> protos_named_;  // per own FUNC_PROTO: are all its typed parameters named?
+  // Per own type: found a valid return or parameter type by an earlier
+  // prototype (it exists, is resolved and has a size; none of that changes).
+  std::vector<uint8_t> operand_ok_;
+  bool known_operand(uint32_t id) const { return shortcuts_ && id - first_ < own_ && operand_ok_[id - first_]; }
+  void remember_operand(uint32_t id) {
+    if (id - first_ < own_) operand_ok_[id - first_] = 1;
+  }
+  bool params_named(TypeRef proto) const {
+    for (uint32_t i = 0; i < proto.vlen(); ++i)
+      if (!param_at(proto, i).name_off && param_at(proto, i).type) return false;
+    return true;
+  }
+  bool resolve_plain_func(uint32_t id);
 };
 
 std::optional<Sized> Resolver::id_size(uint32_t id) const {
@@ -510,6 +525,21 @@ Step Resolver::resolve_func(const Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// What resolve() of a FUNC does when it finds nothing wrong (one FUNC in
+// two of a vmlinux is nothing else), without the stack: false leaves the
+// FUNC to resolve().
+bool Resolver::resolve_plain_func(uint32_t id) {
+  const uint32_t proto_id = type(id).type(), local = id - first_, proto_local = proto_id - first_;
+  if (proto_local >= own_ || kinds_[proto_local] != kFuncProto) return false;
+  if (protos_named_[proto_local] == Named::Unknown)
+    protos_named_[proto_local] = params_named(type(proto_id)) ? Named::Yes : Named::No;
+  if (protos_named_[proto_local] != Named::Yes) return false;
+  st_.ids[local] = proto_id;
+  st_.sizes[local] = 0;
+  st_.visit[local] = Visit::Resolved;
+  return true;
+}
+
 Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
   const uint32_t target_id = t.type();
   if (!exists(target_id)) {
@@ -603,7 +633,7 @@ bool Resolver::resolve(uint32_t root) {
 void Resolver::check_func_proto(uint32_t id) {
   const TypeRef t = type(id);
   const uint32_t ret = t.type();
-  if (ret) {
+  if (ret && !known_operand(ret)) {
     if (!exists(ret) || source_only(kind(ret))) {
       f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
       return;
@@ -615,6 +645,7 @@ void Resolver::check_func_proto(uint32_t id) {
       f_.at_type(rules::PROTO_003, id, "return type " + describe(ret) + " has no size", 8);
       return;
     }
+    remember_operand(ret);
   }
   uint32_t nargs = t.vlen();
   if (nargs && param_at(t, nargs - 1).type == 0) {
@@ -626,6 +657,7 @@ void Resolver::check_func_proto(uint32_t id) {
   }
   for (uint32_t i = 0; i < nargs; ++i) {
     const Param p = param_at(t, i);
+    if (known_operand(p.type)) continue;
     const uint64_t at = 12 + 8ull * i;
     auto which = [i] { return "parameter " + std::to_string(i + 1); };
     if (!exists(p.type) || source_only(kind(p.type))) {
@@ -640,7 +672,9 @@ void Resolver::check_func_proto(uint32_t id) {
         f_.at_type(rules::PROTO_004, id, which() + " is a vararg but not the last parameter", at + 4);
       else
         f_.at_type(rules::PROTO_005, id, which() + " type " + describe(p.type) + " has no size", at + 4);
+      continue;
     }
+    remember_operand(p.type);
   }
 }
 
@@ -651,20 +685,22 @@ void Resolver::run() {
   st_.sizes.assign(n, 0);
   st_.visit.assign(n, Visit::NotVisited);
   protos_named_.assign(n, Named::Unknown);
+  operand_ok_.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
   for (uint32_t id = first; id < first + n; ++id) {
     const uint32_t k = kinds_[id - first];
-    if (needs_resolve(k) && !resolved(id)) resolve(id);
+    if (needs_resolve(k) && !resolved(id) && !(shortcuts_ && k == kFunc && resolve_plain_func(id))) resolve(id);
     if (k == kFuncProto && !f_.flagged(id)) check_func_proto(id);
   }
 }
 
 }  // namespace
 
-void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings) {
+void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
+                   bool shortcuts) {
   state.base = base_state;
-  Resolver(btf, state, findings).run();
+  Resolver(btf, state, findings, shortcuts).run();
 }
 
 }  // namespace elfmeta::btf

@@ -42,6 +42,9 @@ struct ResolveState {
 };
 
 // Types already flagged by the record checks are treated as failed up front.
-void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings);
+// `shortcuts`: FUNCs and prototype operands found clean take a short way
+// (the state and the findings are the same).
+void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
+                   bool shortcuts = true);
 
 }  // namespace elfmeta::btf

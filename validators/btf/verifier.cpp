@@ -25,7 +25,7 @@ void flag_failed_resolutions(const Btf& btf, const ResolveState& state, Findings
 // ones found broken.
 void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
                         CheckedBtf& out, bool records_done) {
-  if (!records_done) check_records(btf, f);
+  if (!records_done) check_records(btf, f, options.shortcuts);
   if (!btf.types_complete()) {
     if (btf.strings_usable()) f.note("type section could not be parsed to its end: reference checks skipped");
     return;
@@ -37,7 +37,7 @@ void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptio
     }
     if (!out.resolve) {
       out.resolve = std::make_unique<ResolveState>();
-      resolve_types(btf, base ? base->resolve.get() : nullptr, *out.resolve, f);
+      resolve_types(btf, base ? base->resolve.get() : nullptr, *out.resolve, f, options.shortcuts);
     }
     flag_failed_resolutions(btf, *out.resolve, f);
   };
@@ -70,7 +70,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   auto state = std::make_unique<ResolveState>();
   run_beside(
       [&] {
-        check_records(btf, records);
+        check_records(btf, records, options.shortcuts);
         if (records.any_flagged()) return;
         check_type_tags(btf, tags, /*report_missing=*/false);
         tags_ran = true;
@@ -78,7 +78,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
         check_special_fields(btf, options.kernel_btf, fields);
         fields_ran = true;
       },
-      [&] { resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references); });
+      [&] { resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references, options.shortcuts); });
 
   f.absorb(records, record_list.items());
   if (records.any_flagged()) return false;

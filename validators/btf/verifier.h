@@ -27,6 +27,9 @@ struct CheckOptions {
   const Btf* kernel_btf = nullptr;
   // Use a second core for large blobs (the findings are the same either way).
   bool concurrent = true;
+  // Let the common clean records and FUNCs skip the full per-record and
+  // resolve steps (the findings are the same either way; tests compare).
+  bool shortcuts = true;
 };
 
 // A checked blob. Heap-held so that split BTF and resolve state can point

@@ -1,0 +1,93 @@
+// The record screen (check_records.cpp) and the resolve shortcuts
+// (resolve.cpp) skip work for records they find clean: with them and without,
+// a check must report the same findings and leave the same resolve state.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "btf/verifier.h"
+#include "core/report.h"
+#include "input/artifact.h"
+#include "tests/btf/differential_corpus.h"
+
+namespace elfmeta::btf {
+namespace {
+
+struct Outcome {
+  std::string findings;  // every diagnostic, as text
+  CheckedBtf checked;
+};
+
+Outcome check(std::span<const uint8_t> blob, CheckOptions options, bool shortcuts) {
+  options.shortcuts = shortcuts;
+  DiagnosticList list;
+  Outcome out;
+  out.checked = check_btf(blob, nullptr, options, "blob", "", list);
+  std::ostringstream s;
+  for (const auto& d : list.items()) write_text(s, d);
+  out.findings = s.str();
+  return out;
+}
+
+// The first difference between two checks of one blob, or "".
+std::string difference(const Outcome& with, const Outcome& without) {
+  if (with.findings != without.findings) return "findings differ:\n--- with\n" + with.findings + "--- without\n" + without.findings;
+  const ResolveState* a = with.checked.resolve.get();
+  const ResolveState* b = without.checked.resolve.get();
+  if (!a != !b) return "the reference pass ran only one way";
+  if (!a) return "";
+  for (size_t i = 0; i < a->visit.size(); ++i)
+    if (a->visit[i] != b->visit[i] || a->ids[i] != b->ids[i] || a->sizes[i] != b->sizes[i])
+      return "resolve state differs at own type " + std::to_string(i);
+  return "";
+}
+
+std::unique_ptr<input::Artifact> running_vmlinux() { return input::open_input("/sys/kernel/btf/vmlinux").artifact; }
+
+TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
+  auto vmlinux = running_vmlinux();
+  CheckedBtf kernel;
+  if (vmlinux) {
+    NullSink ignored;
+    kernel = check_btf(vmlinux->raw, nullptr, {}, "vmlinux", "", ignored);
+  }
+  testing::CorpusSpec spec;
+  spec.seed = 4242;
+  spec.graphs = 300;
+  spec.special_field_graphs = 100;
+  spec.vmlinux_samples = 100;
+  spec.vmlinux = kernel.btf.get();
+  const auto samples = testing::differential_corpus(spec);
+  ASSERT_GT(samples.size(), 2000u);
+  size_t compared = 0, with_findings = 0;
+  for (const Release release : {kDefaultRelease, kNewestRelease, Release{5, 15}}) {
+    CheckOptions options;
+    options.kernel = KernelProfile(release);
+    options.assume_host_order = true;
+    for (const auto& sample : samples) {
+      const Outcome with = check(sample.blob, options, true), without = check(sample.blob, options, false);
+      const std::string diff = difference(with, without);
+      ASSERT_EQ(diff, "") << sample.source << " under " << release.str();
+      ++compared;
+      with_findings += !with.findings.empty();
+    }
+  }
+  // Mutations must have produced findings for the comparison to mean much.
+  EXPECT_GT(with_findings, compared / 4);
+}
+
+// A whole kernel's BTF, on one thread and on two.
+TEST(CheckShortcuts, SameFindingsAndStateOnTheRunningKernelsBtf) {
+  auto vmlinux = running_vmlinux();
+  if (!vmlinux) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux";
+  for (const bool concurrent : {false, true}) {
+    CheckOptions options;
+    options.concurrent = concurrent;
+    const Outcome with = check(vmlinux->raw, options, true), without = check(vmlinux->raw, options, false);
+    ASSERT_TRUE(with.checked.resolve);
+    EXPECT_EQ(difference(with, without), "");
+  }
+}
+
+}  // namespace
+}  // namespace elfmeta::btf
