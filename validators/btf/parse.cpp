@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "btf/btf_rules.h"
+#include "core/second_core.h"
 #include "core/text.h"
 
 namespace elfmeta::btf {
@@ -25,6 +26,8 @@ class Parser {
   void check_layout_section();
   void check_type_section_placement();
   void walk_types();
+  bool walk_records(uint32_t& cur, uint32_t& id, uint32_t until);
+  bool walk_halves(uint32_t& cur, uint32_t& id);
 
   uint32_t u32_at(size_t off) const {
     uint32_t v;
@@ -338,23 +341,34 @@ constexpr std::array<PayloadShape, 32> payload_shapes() {
 }
 constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
 
+// Below this many bytes of records a second thread costs more than it saves.
+constexpr uint32_t kTwoThreadWalkFrom = 256 * 1024;
+
 }  // namespace
 
+// The records of the type section, each sized by its kind and vlen.
 void Parser::walk_types() {
-  const Header& h = btf_.hdr_;
-  const uint8_t* begin = btf_.types_begin_;
-  const uint32_t len = h.type_len;
+  const uint32_t len = btf_.hdr_.type_len;
   btf_.heads_.reserve(len / 16);
   btf_.kinds_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
-  while (cur < len) {
+  const bool two_threads = options_.concurrent && len >= kTwoThreadWalkFrom;
+  btf_.types_complete_ = two_threads ? walk_halves(cur, id) : walk_records(cur, id, len);
+}
+
+// From `cur` on, until a record starts at or after `until` (true) or one is
+// malformed (a finding, false; `cur` is left before it).
+bool Parser::walk_records(uint32_t& cur, uint32_t& id, uint32_t until) {
+  const uint8_t* begin = btf_.types_begin_;
+  const uint32_t len = btf_.hdr_.type_len;
+  while (cur < until) {
     const uint32_t left = len - cur;
     const uint64_t at = btf_.type_section_offset() + cur;
     if (left < kTypeRecordSize) {
       f_.at_offset(rules::TYPE_001, at,
                    "type " + std::to_string(id) + ": " + std::to_string(left) + " bytes left, a record needs 12");
-      return;
+      return false;
     }
     uint32_t info;
     std::memcpy(&info, begin + cur + 4, 4);
@@ -362,7 +376,7 @@ void Parser::walk_types() {
     const PayloadShape& shape = kPayloadShapes[kind];
     if (!shape.known) {
       f_.at_offset(rules::TYPE_003, at + 4, "type " + std::to_string(id) + ": kind " + std::to_string(kind));
-      return;
+      return false;
     }
     const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
     if (payload > left - kTypeRecordSize) {
@@ -370,7 +384,7 @@ void Parser::walk_types() {
                    "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " +
                        std::to_string(payload) + " bytes after its common part, " +
                        std::to_string(left - kTypeRecordSize) + " left");
-      return;
+      return false;
     }
     uint32_t size_or_type;
     std::memcpy(&size_or_type, begin + cur + 8, 4);
@@ -379,7 +393,129 @@ void Parser::walk_types() {
     cur += kTypeRecordSize + static_cast<uint32_t>(payload);
     ++id;
   }
-  btf_.types_complete_ = true;
+  return true;
+}
+
+namespace {
+
+// Records read from a guessed offset, without findings: the chain of
+// offsets that the bytes there would be records at, up to the first that
+// cannot be one (or the end).
+struct GuessedRecords {
+  std::vector<RecordHead> heads;
+  std::vector<uint8_t> kinds;
+  uint32_t end = 0;  // where the chain stopped
+};
+
+// The size of the record at `cur`, or 0 when none fits there.
+uint32_t record_size(const uint8_t* begin, uint32_t len, uint32_t cur) {
+  if (len - cur < kTypeRecordSize) return 0;
+  uint32_t info;
+  std::memcpy(&info, begin + cur + 4, 4);
+  const PayloadShape& shape = kPayloadShapes[info_kind(info)];
+  const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
+  if (!shape.known || payload > len - cur - kTypeRecordSize) return 0;
+  return kTypeRecordSize + static_cast<uint32_t>(payload);
+}
+
+// Record sizes are multiples of 4, so the records start at multiples of 4.
+// A chain started from the wrong word soon meets a word that is no record
+// header, or runs into the true chain: try word after word until one runs
+// for kSettled records, then follow it to the end.
+GuessedRecords guess_records(const uint8_t* begin, uint32_t len, uint32_t from) {
+  constexpr uint32_t kSettled = 64, kTries = 1024;
+  GuessedRecords g;
+  g.heads.reserve((len - from) / 16);
+  g.kinds.reserve((len - from) / 16);
+  for (uint32_t start = from, tries = 0; start < len && tries < kTries; start += 4, ++tries) {
+    g.heads.clear();
+    g.kinds.clear();
+    uint32_t cur = start;
+    while (cur < len) {
+      const uint32_t size = record_size(begin, len, cur);
+      if (!size) break;
+      uint32_t info, size_or_type;
+      std::memcpy(&info, begin + cur + 4, 4);
+      std::memcpy(&size_or_type, begin + cur + 8, 4);
+      g.heads.push_back({info, size_or_type, cur});
+      g.kinds.push_back(static_cast<uint8_t>(info_kind(info)));
+      cur += size;
+    }
+    g.end = cur;
+    if (g.heads.size() >= kSettled || cur >= len) return g;
+  }
+  g.heads.clear();
+  g.kinds.clear();
+  g.end = from;
+  return g;
+}
+
+// Where to split the records in halves of about as many records each (the
+// time of a walk goes by records, not bytes; a vmlinux's first half by bytes
+// holds a third of its records): the bytes per record around 32 points, from
+// a few records read at each once a chain from there has settled.
+uint32_t record_middle(const uint8_t* begin, uint32_t len) {
+  constexpr uint32_t kPoints = 32, kSettle = 16, kRecords = 64, kTries = 64;
+  std::array<double, kPoints> density{};  // records per byte in each 32nd of the section
+  double total = 0;
+  for (uint32_t k = 0; k < kPoints; ++k) {
+    density[k] = 1.0 / 16;  // when no chain settles
+    uint32_t start = static_cast<uint32_t>(uint64_t(len) * k / kPoints) & ~3u;
+    for (uint32_t tries = 0; tries < kTries && start < len; ++tries, start += 4) {
+      uint32_t cur = start, records = 0, from = start;
+      while (records < kSettle + kRecords && cur < len) {
+        const uint32_t size = record_size(begin, len, cur);
+        if (!size) break;
+        cur += size;
+        if (++records == kSettle) from = cur;
+      }
+      if (records == kSettle + kRecords) {
+        density[k] = double(kRecords) / (cur - from);
+        break;
+      }
+    }
+    total += density[k];
+  }
+  double below = 0;
+  for (uint32_t k = 0; k < kPoints; ++k) {
+    if (below + density[k] >= total / 2) {
+      const double part = (total / 2 - below) / density[k];
+      return static_cast<uint32_t>(uint64_t(len) * (k + part) / kPoints) & ~3u;
+    }
+    below += density[k];
+  }
+  return (len / 2) & ~3u;
+}
+
+}  // namespace
+
+// A large section in two halves: this thread walks from the start, the
+// other guesses the records from the middle on. Where the walk reaches an
+// offset of the guessed chain, the two agree from there on (a record's
+// offset decides all that follow), and the guess is taken over; a guess the
+// walk never meets is dropped, and the walk goes on alone. The same records
+// and findings as one walk; true when all records were sized.
+bool Parser::walk_halves(uint32_t& cur, uint32_t& id) {
+  const uint8_t* begin = btf_.types_begin_;
+  const uint32_t len = btf_.hdr_.type_len;
+  const uint32_t middle = record_middle(begin, len);
+  GuessedRecords upper;
+  bool lower_ok = true;
+  run_beside([&] { upper = guess_records(begin, len, middle); },
+             [&] { lower_ok = walk_records(cur, id, middle); });
+  if (!lower_ok) return false;
+  size_t j = 0;
+  for (;;) {
+    while (j < upper.heads.size() && upper.heads[j].offset < cur) ++j;
+    if (j == upper.heads.size()) return walk_records(cur, id, len);  // never met
+    if (upper.heads[j].offset == cur) break;
+    if (!walk_records(cur, id, cur + 1)) return false;  // one record on
+  }
+  btf_.heads_.insert(btf_.heads_.end(), upper.heads.begin() + static_cast<std::ptrdiff_t>(j), upper.heads.end());
+  btf_.kinds_.insert(btf_.kinds_.end(), upper.kinds.begin() + static_cast<std::ptrdiff_t>(j), upper.kinds.end());
+  id += static_cast<uint32_t>(upper.heads.size() - j);
+  cur = upper.end;
+  return walk_records(cur, id, len);  // at the end already, or reports the record the guess stopped at
 }
 
 }  // namespace elfmeta::btf

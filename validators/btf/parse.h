@@ -16,6 +16,9 @@ struct ParseOptions {
   // Judge the blob as the running (host-order) kernel would: a byte-swapped
   // blob is then "Invalid magic" instead of being checked in its own order.
   bool assume_host_order = false;
+  // Size the records of a large type section on two threads (the result is
+  // the same).
+  bool concurrent = false;
 };
 
 // The model, when the header could be read and the sections located. Its
