@@ -25,13 +25,29 @@ constexpr bool needs_resolve(uint32_t k) {
          k == kDatasec;
 }
 bool needs_resolve(TypeRef t) { return needs_resolve(t.kind()); }
-bool regular_int(TypeRef t) {
-  const uint32_t data = t.payload(0);
+bool regular_int_data(uint32_t data) {
   const uint32_t bits = int_bits(data), bytes = roundup_bytes(bits);
   return (bits & 7) == 0 && int_offset(data) == 0 && bytes <= 16 && bytes && !(bytes & (bytes - 1));
 }
+bool regular_int(TypeRef t) { return regular_int_data(t.payload(0)); }
 
 enum class Mode : uint8_t { Tbd, Ptr, StructOrArray };
+
+// What the member checks read of the type a member resolves to, in 32 bits:
+// its kind and, for an INT, the bit count and offset of its data, for the
+// others their size below 2^26 (0: does not fit; such types are not kept).
+struct MemberShape {
+  uint32_t kind, word;
+  static constexpr uint32_t kWordBits = 26;
+  uint32_t pack() const {
+    const uint32_t packed_word = kind == kInt ? (word & 0xff) | (word >> 8 & 0xff00) : word;
+    return packed_word >> kWordBits ? 0 : 1u << 31 | kind << kWordBits | packed_word;
+  }
+  static MemberShape unpack(uint32_t x) {
+    const uint32_t kind = x >> kWordBits & 0x1f, w = x & ((1u << kWordBits) - 1);
+    return {kind, kind == kInt ? (w & 0xff) | (w & 0xff00) << 8 : w};
+  }
+};
 
 // Outcome of one step of resolving the type on top of the stack.
 enum class Step : uint8_t {
@@ -134,6 +150,9 @@ class Resolver {
   Step check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m);
   Step check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt, uint32_t mt_id,
                        bool kflag);
+  Step check_member_shape(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, uint32_t k, uint32_t word,
+                          bool kflag);
+  Step fail_member(const Rule& rule, uint32_t agg_id, uint32_t index, const Member& m, const std::string& message);
   // A referenced id that does not exist or is a source-only kind; `what`
   // names the reference, and is only called to report one.
   template <typename What>
@@ -169,6 +188,14 @@ class Resolver {
   uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
   enum class Named : uint8_t { Unknown, Yes, No };
   std::vector<Named> protos_named_;  // per own FUNC_PROTO: are all its typed parameters named?
+  // Per own type that a member had and passed the checks with: the kind of
+  // the type it resolves to and the word the checks read of it (MemberShape;
+  // 0: none yet). Neither changes once the type is resolved, nor, for the
+  // types a struct does not resolve first, at all, unless the type fails
+  // later (the entry is then cleared); arrays are left out (a typedef may
+  // name one that is resolved later). A struct's members mostly have types
+  // that others had: one load instead of a walk of the chain.
+  std::vector<uint32_t> member_shapes_;
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
   std::vector<uint8_t> operand_ok_;
@@ -362,6 +389,11 @@ Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
   const bool kflag = t.kflag();
   for (uint32_t i = v.next_item, n = t.vlen(); i < n; ++i) {
     const Member m = member_at(t, i);
+    if (const uint32_t local = m.type - first_; shortcuts_ && local < own_ && member_shapes_[local]) {
+      const MemberShape shape = MemberShape::unpack(member_shapes_[local]);
+      if (Step s = check_member_shape(v.id, t, i, m, shape.kind, shape.word, kflag); s != Step::Ok) return s;
+      continue;
+    }
     const uint64_t at = 12 + 12ull * i;
     if (!exists(m.type)) {
       report_bad_reference(v.id, m.type, "member " + std::to_string(i) + " type", at + 4);
@@ -392,22 +424,37 @@ Step Resolver::check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const 
   return check_member_as(agg_id, agg, index, m, type(m.type), m.type, agg.kflag());
 }
 
-// The kernel's per-kind member checks; `mt` is the member's type, seen through
-// typedefs and qualifiers once they are resolved.
+Step Resolver::fail_member(const Rule& rule, uint32_t agg_id, uint32_t index, const Member& m,
+                           const std::string& message) {
+  f_.at_type(rule, agg_id, "member " + std::to_string(index) + " (" + describe(m.type) + ") " + message,
+             12 + 12ull * index + 8);
+  return Step::Failed;
+}
+
+// The member checks on `mt`, the member's type, seen through typedefs and
+// qualifiers once they are resolved.
 Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt,
                                uint32_t mt_id, bool kflag) {
-  const uint64_t at = 12 + 12ull * index;
-  const uint32_t struct_size = agg.size();
-  auto fail = [&](const Rule& rule, const std::string& message) {
-    f_.at_type(rule, agg_id, "member " + std::to_string(index) + " (" + describe(m.type) + ") " + message, at + 8);
-    return Step::Failed;
-  };
   const uint32_t k = mt.kind();
   if (is_modifier(k)) {
     auto sized = id_size(mt_id);
-    if (!sized) return fail(rules::AGG_008, "resolves to a type without size");
+    if (!sized) return fail_member(rules::AGG_008, agg_id, index, m, "resolves to a type without size");
     return check_member_as(agg_id, agg, index, m, sized->type, sized->id, kflag);
   }
+  const uint32_t word = k == kInt ? mt.payload(0) : k == kArray ? st_.resolved_size(mt_id) : mt.size();
+  const Step s = check_member_shape(agg_id, agg, index, m, k, word, kflag);
+  if (const uint32_t local = m.type - first_; shortcuts_ && s == Step::Ok && k != kArray && local < own_)
+    member_shapes_[local] = MemberShape{k, word}.pack();
+  return s;
+}
+
+// The kernel's per-kind member checks, on the kind `k` of the type the
+// member resolves to and the one word of it they read (`word`: an INT's
+// data, an array's resolved size, or the size of the others).
+Step Resolver::check_member_shape(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, uint32_t k,
+                                  uint32_t word, bool kflag) {
+  const uint32_t struct_size = agg.size();
+  auto fail = [&](const Rule& rule, const std::string& message) { return fail_member(rule, agg_id, index, m, message); };
   if (kflag && (k == kPtr || k == kArray || is_aggregate(k) || k == kFloat)) {
     if (member_bitfield_size(m.offset)) return fail(rules::AGG_015, "has bitfield size " + std::to_string(member_bitfield_size(m.offset)));
     kflag = false;  // a zero bitfield size leaves a plain bit offset
@@ -415,7 +462,7 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
   const uint32_t off = m.offset;
   switch (k) {
     case kInt: {
-      const uint32_t data = mt.payload(0);
+      const uint32_t data = word;
       if (!kflag) {
         if (UINT32_MAX - off < int_offset(data)) return fail(rules::AGG_011, "bit offset overflows u32");
         const uint32_t bit_off = off + int_offset(data);
@@ -426,7 +473,7 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
           return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
         return Step::Ok;
       }
-      if (!regular_int(mt)) return fail(rules::AGG_012, "is a bitfield with a non-regular INT base type");
+      if (!regular_int_data(data)) return fail(rules::AGG_012, "is a bitfield with a non-regular INT base type");
       uint32_t nr_bits = member_bitfield_size(off);
       const uint32_t bit_off = member_bit_offset(off);
       if (!nr_bits) {
@@ -447,7 +494,7 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
     case kEnum64: {
       if (!kflag) {
         if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
-        if (struct_size - (off >> 3) < mt.size())
+        if (struct_size - (off >> 3) < word)
           return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
         return Step::Ok;
       }
@@ -471,7 +518,7 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
     case kArray: {
       if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
       // The array's size as resolved so far (0 if it is not resolved yet).
-      const uint32_t array_size = st_.resolved_size(mt_id);
+      const uint32_t array_size = word;
       if (struct_size - (off >> 3) < array_size)
         return fail(rules::AGG_010, "of " + std::to_string(array_size) + " bytes ends past the " +
                                         std::to_string(struct_size) + "-byte size");
@@ -480,14 +527,14 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
     case kStruct:
     case kUnion:
       if (off & 7) return fail(rules::AGG_009, "starts at bit " + std::to_string(off));
-      if (struct_size - (off >> 3) < mt.size())
-        return fail(rules::AGG_010, "of " + std::to_string(mt.size()) + " bytes ends past the " +
+      if (struct_size - (off >> 3) < word)
+        return fail(rules::AGG_010, "of " + std::to_string(word) + " bytes ends past the " +
                                         std::to_string(struct_size) + "-byte size");
       return Step::Ok;
     case kFloat: {
-      const uint64_t align_bits = uint64_t(std::min<uint32_t>(kPointerSize, mt.size())) * 8;
+      const uint64_t align_bits = uint64_t(std::min<uint32_t>(kPointerSize, word)) * 8;
       if (align_bits == 0 || off % align_bits) return fail(rules::AGG_016, "at bit " + std::to_string(off) + " is misaligned");
-      if (uint64_t(off / 8) + mt.size() > struct_size)
+      if (uint64_t(off / 8) + word > struct_size)
         return fail(rules::AGG_010, "ends past the " + std::to_string(struct_size) + "-byte size");
       return Step::Ok;
     }
@@ -625,7 +672,11 @@ bool Resolver::resolve(uint32_t root) {
   }
   // Every type on the path fails with the root; later types that reach them
   // fail silently.
-  for (uint32_t i = 0; i < depth_; ++i) st_.visit[stack_[i].id - btf_.first_id()] = Visit::Poisoned;
+  for (uint32_t i = 0; i < depth_; ++i) {
+    const uint32_t local = stack_[i].id - first_;
+    st_.visit[local] = Visit::Poisoned;
+    if (shortcuts_) member_shapes_[local] = 0;  // a pointer a struct did not resolve may fail later
+  }
   depth_ = 0;
   return false;
 }
@@ -685,6 +736,7 @@ void Resolver::run() {
   st_.sizes.assign(n, 0);
   st_.visit.assign(n, Visit::NotVisited);
   protos_named_.assign(n, Named::Unknown);
+  member_shapes_.assign(shortcuts_ ? n : 0, 0);
   operand_ok_.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
