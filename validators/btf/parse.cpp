@@ -27,6 +27,7 @@ class Parser {
   void check_type_section_placement();
   void walk_types();
   bool walk_records(uint32_t& cur, uint32_t& id, uint32_t until);
+  void report_unsized(uint32_t cur, uint32_t id);
   bool walk_halves(uint32_t& cur, uint32_t& id);
 
   uint32_t u32_at(size_t off) const {
@@ -341,6 +342,26 @@ constexpr std::array<PayloadShape, 32> payload_shapes() {
 }
 constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
 
+// The size of the record at `cur` of a type section of `len` bytes, or 0
+// when none fits there (Parser::report_unsized says why).
+[[gnu::always_inline]] inline uint32_t record_size(const uint8_t* begin, uint32_t len, uint32_t cur) {
+  if (len - cur < kTypeRecordSize) return 0;
+  uint32_t info;
+  std::memcpy(&info, begin + cur + 4, 4);
+  const PayloadShape& shape = kPayloadShapes[info_kind(info)];
+  const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
+  if (!shape.known || payload > len - cur - kTypeRecordSize) return 0;
+  return kTypeRecordSize + static_cast<uint32_t>(payload);
+}
+
+[[gnu::always_inline]] inline RecordHead head_at(const uint8_t* begin, uint32_t cur) {
+  RecordHead head;
+  std::memcpy(&head.info, begin + cur + 4, 4);
+  std::memcpy(&head.size_or_type, begin + cur + 8, 4);
+  head.offset = cur;
+  return head;
+}
+
 // Below this many bytes of records a second thread costs more than it saves.
 constexpr uint32_t kTwoThreadWalkFrom = 256 * 1024;
 
@@ -363,37 +384,39 @@ bool Parser::walk_records(uint32_t& cur, uint32_t& id, uint32_t until) {
   const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = btf_.hdr_.type_len;
   while (cur < until) {
-    const uint32_t left = len - cur;
-    const uint64_t at = btf_.type_section_offset() + cur;
-    if (left < kTypeRecordSize) {
-      f_.at_offset(rules::TYPE_001, at,
-                   "type " + std::to_string(id) + ": " + std::to_string(left) + " bytes left, a record needs 12");
+    const uint32_t size = record_size(begin, len, cur);
+    if (!size) {
+      report_unsized(cur, id);
       return false;
     }
-    uint32_t info;
-    std::memcpy(&info, begin + cur + 4, 4);
-    const uint32_t kind = info_kind(info);
-    const PayloadShape& shape = kPayloadShapes[kind];
-    if (!shape.known) {
-      f_.at_offset(rules::TYPE_003, at + 4, "type " + std::to_string(id) + ": kind " + std::to_string(kind));
-      return false;
-    }
-    const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
-    if (payload > left - kTypeRecordSize) {
-      f_.at_offset(rules::TYPE_004, at,
-                   "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " +
-                       std::to_string(payload) + " bytes after its common part, " +
-                       std::to_string(left - kTypeRecordSize) + " left");
-      return false;
-    }
-    uint32_t size_or_type;
-    std::memcpy(&size_or_type, begin + cur + 8, 4);
-    btf_.heads_.push_back({info, size_or_type, cur});
-    btf_.kinds_.push_back(static_cast<uint8_t>(kind));
-    cur += kTypeRecordSize + static_cast<uint32_t>(payload);
+    const RecordHead head = head_at(begin, cur);
+    btf_.heads_.push_back(head);
+    btf_.kinds_.push_back(static_cast<uint8_t>(info_kind(head.info)));
+    cur += size;
     ++id;
   }
   return true;
+}
+
+// Why no record fits at `cur` (record_size() returned 0).
+void Parser::report_unsized(uint32_t cur, uint32_t id) {
+  const uint32_t left = btf_.hdr_.type_len - cur;
+  const uint64_t at = btf_.type_section_offset() + cur;
+  if (left < kTypeRecordSize) {
+    f_.at_offset(rules::TYPE_001, at,
+                 "type " + std::to_string(id) + ": " + std::to_string(left) + " bytes left, a record needs 12");
+    return;
+  }
+  const uint32_t info = head_at(btf_.types_begin_, cur).info, kind = info_kind(info);
+  const PayloadShape& shape = kPayloadShapes[kind];
+  if (!shape.known) {
+    f_.at_offset(rules::TYPE_003, at + 4, "type " + std::to_string(id) + ": kind " + std::to_string(kind));
+    return;
+  }
+  const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
+  f_.at_offset(rules::TYPE_004, at,
+               "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " + std::to_string(payload) +
+                   " bytes after its common part, " + std::to_string(left - kTypeRecordSize) + " left");
 }
 
 namespace {
@@ -406,17 +429,6 @@ struct GuessedRecords {
   std::vector<uint8_t> kinds;
   uint32_t end = 0;  // where the chain stopped
 };
-
-// The size of the record at `cur`, or 0 when none fits there.
-uint32_t record_size(const uint8_t* begin, uint32_t len, uint32_t cur) {
-  if (len - cur < kTypeRecordSize) return 0;
-  uint32_t info;
-  std::memcpy(&info, begin + cur + 4, 4);
-  const PayloadShape& shape = kPayloadShapes[info_kind(info)];
-  const uint64_t payload = shape.fixed + uint64_t(shape.per_item) * info_vlen(info);
-  if (!shape.known || payload > len - cur - kTypeRecordSize) return 0;
-  return kTypeRecordSize + static_cast<uint32_t>(payload);
-}
 
 // Record sizes are multiples of 4, so the records start at multiples of 4.
 // A chain started from the wrong word soon meets a word that is no record
@@ -434,11 +446,9 @@ GuessedRecords guess_records(const uint8_t* begin, uint32_t len, uint32_t from) 
     while (cur < len) {
       const uint32_t size = record_size(begin, len, cur);
       if (!size) break;
-      uint32_t info, size_or_type;
-      std::memcpy(&info, begin + cur + 4, 4);
-      std::memcpy(&size_or_type, begin + cur + 8, 4);
-      g.heads.push_back({info, size_or_type, cur});
-      g.kinds.push_back(static_cast<uint8_t>(info_kind(info)));
+      const RecordHead head = head_at(begin, cur);
+      g.heads.push_back(head);
+      g.kinds.push_back(static_cast<uint8_t>(info_kind(head.info)));
       cur += size;
     }
     g.end = cur;
