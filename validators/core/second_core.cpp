@@ -1,6 +1,7 @@
 #include "core/second_core.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <thread>
@@ -8,6 +9,29 @@
 
 namespace elfmeta {
 namespace {
+
+// Waking a sleeping thread costs tens of microseconds on a VM (a futex
+// wake, then the hypervisor runs the idle vCPU again), as much as a small
+// task. So both sides poll for a while before they sleep: the helper for
+// its next task (a check hands over two or three in a row), the caller
+// for the helper's end. OpenMP runtimes do the same, for longer.
+constexpr auto kPollFor = std::chrono::microseconds(200);
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Waits until `state` holds `wanted`: polls for kPollFor, then sleeps.
+void await(const std::atomic<uint32_t>& state, uint32_t wanted) {
+  const auto until = std::chrono::steady_clock::now() + kPollFor;
+  for (unsigned round = 0; state.load(std::memory_order_acquire) != wanted; ++round) {
+    pause();
+    if (round % 64 == 63 && std::chrono::steady_clock::now() > until) break;
+  }
+  for (uint32_t s; (s = state.load(std::memory_order_acquire)) != wanted;) state.wait(s, std::memory_order_acquire);
+}
 
 // A thread that parks until it is handed a task. Helpers live until the
 // process exits (they are never freed: a parked thread holds nothing).
@@ -21,7 +45,7 @@ class Helper {
     state_.notify_one();
   }
   void wait() {
-    for (uint32_t s; (s = state_.load(std::memory_order_acquire)) != kDone;) state_.wait(s, std::memory_order_acquire);
+    await(state_, kDone);
     state_.store(kIdle, std::memory_order_relaxed);
   }
 
@@ -29,7 +53,7 @@ class Helper {
   static constexpr uint32_t kIdle = 0, kPosted = 1, kDone = 2;
   void serve() {
     for (;;) {
-      for (uint32_t s; (s = state_.load(std::memory_order_acquire)) != kPosted;) state_.wait(s, std::memory_order_acquire);
+      await(state_, kPosted);
       (*task_)();
       state_.store(kDone, std::memory_order_release);
       state_.notify_one();

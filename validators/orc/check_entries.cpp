@@ -72,17 +72,25 @@ void check_entries(const OrcTable& t, OrcFindings& f, size_t from, size_t to) {
   // One 8-byte load (2 bytes of the next entry masked off) for all but
   // the last entry: two narrow loads would cost more.
   const size_t wide = t.unwind->data.size() >= kEntrySize + 2 ? std::min(n, (t.unwind->data.size() - 2) / kEntrySize) : 0;
+  auto slot_of = [](uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 54; };
   auto check = [&](size_t i, uint64_t key) {
-    const size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 54;
+    const size_t slot = slot_of(key);
     if (clean[slot] == key) return;
     const size_t before = f.findings();
     check_entry(t, i, f);
     if (f.findings() == before) clean[slot] = key;
   };
-  for (size_t i = from; i < wide; ++i) {
-    uint64_t key;
-    std::memcpy(&key, raw + i * kEntrySize, 8);
-    check(i, key & 0xffffffffffffull);
+  // The hits in a loop of their own, free of the call a miss makes.
+  const uint64_t* const known = clean.data();
+  for (size_t i = from; i < wide;) {
+    uint64_t key = 0;
+    for (; i < wide; ++i) {
+      std::memcpy(&key, raw + i * kEntrySize, 8);
+      key &= 0xffffffffffffull;
+      if (known[slot_of(key)] != key) break;
+    }
+    if (i == wide) break;
+    check(i++, key);
   }
   for (size_t i = std::max(from, wide); i < n; ++i) {
     uint64_t key = 0;

@@ -124,15 +124,15 @@ class EntryOffsets {
 
   // Of entries j .. j + 15, how many are at offset x or below: they ascend,
   // so the lanes above x are a suffix, and the count is where it begins.
+  // Offsets and x are below 2^31 (of() sees to it): signed compares do.
   uint32_t count_at_or_below(size_t j, uint32_t x) const {
 #if defined(__SSE2__)
-    const __m128i flip = _mm_set1_epi32(int32_t(0x80000000u));
-    const __m128i limit = _mm_xor_si128(_mm_set1_epi32(int32_t(x)), flip);
+    const __m128i limit = _mm_set1_epi32(int32_t(x));
     const __m128i* slots = reinterpret_cast<const __m128i*>(sites_.slots + j * kIpSize);
     const __m128i base = _mm_add_epi32(_mm_set1_epi32(int32_t(to_offset_ + uint32_t(j * kIpSize))), _mm_setr_epi32(0, 4, 8, 12));
     auto above = [&](int q) {
       const __m128i offsets = _mm_add_epi32(_mm_loadu_si128(slots + q), _mm_add_epi32(base, _mm_set1_epi32(16 * q)));
-      return _mm_cmpgt_epi32(_mm_xor_si128(offsets, flip), limit);
+      return _mm_cmpgt_epi32(offsets, limit);
     };
     const __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(above(0), above(1)), _mm_packs_epi32(above(2), above(3)));
     return static_cast<uint32_t>(__builtin_ctz(unsigned(_mm_movemask_epi8(bytes)) | 0x10000u));
@@ -196,9 +196,8 @@ void cover_sorted_image(const OrcTable& t, const EntryOffsets& entries, const st
 }
 
 // Any other linked file (a shared object's table is not sorted).
-void cover_any_image(const OrcTable& t, const std::vector<CodeStart>& starts, size_t from, size_t to,
+void cover_any_image(const OrcTable& t, Coverage& image, const std::vector<CodeStart>& starts, size_t from, size_t to,
                      std::vector<uint32_t>& cover) {
-  Coverage image = Coverage::of_image(t);
   const input::Section* code = nullptr;
   for (size_t k = from; k < to; ++k) {
     const uint64_t a = starts[k].address;
@@ -207,31 +206,51 @@ void cover_any_image(const OrcTable& t, const std::vector<CodeStart>& starts, si
   }
 }
 
-// For code starts [from, to), the entry covering each (kNoCodeStart: none,
-// or the symbol is outside the code the table describes).
-std::vector<uint32_t> covering_entries(const OrcTable& t, const input::SymbolIndex& symbols, size_t from, size_t to) {
-  const auto& starts = symbols.code_starts();
-  std::vector<uint32_t> cover(to - from, kNoCodeStart);
-  if (!t.relocatable) {
-    if (const auto entries = EntryOffsets::of(t))
-      cover_sorted_image(t, *entries, starts, from, to, cover);
-    else
-      cover_any_image(t, starts, from, to, cover);
-    return cover;
+// The entry covering each code start (kNoCodeStart: none, or the symbol is
+// outside the code the table describes), for stretches of the starts.
+class CoverFinder {
+ public:
+  CoverFinder(const OrcTable& t, const input::SymbolIndex& symbols)
+      : t_(t), symbols_(symbols), image_entries_(t.relocatable ? std::nullopt : EntryOffsets::of(t)) {
+    if (!t.relocatable) return;
+    std::map<uint32_t, std::vector<uint32_t>> per_section;
+    for (size_t i = 0; i < t.size(); ++i)
+      if (t.sites[i].resolved) per_section[t.sites[i].section].push_back(static_cast<uint32_t>(i));
+    for (auto& [section, entries] : per_section) per_section_.emplace(section, Coverage::of(t, std::move(entries)));
   }
-  std::map<uint32_t, std::vector<uint32_t>> per_section;
-  for (size_t i = 0; i < t.size(); ++i)
-    if (t.sites[i].resolved) per_section[t.sites[i].section].push_back(static_cast<uint32_t>(i));
-  std::map<uint32_t, Coverage> coverage;
-  for (auto& [section, entries] : per_section) coverage.emplace(section, Coverage::of(t, std::move(entries)));
-  for (size_t k = from; k < to; ++k) {
-    const input::Symbol& s = symbols.symbols()[starts[k].symbol];
-    if (!s.section || !t.code_section(s.section)) continue;
-    auto it = coverage.find(s.section);
-    if (it != coverage.end()) cover[k - from] = it->second.covering(s.address);
+
+  // cover[k - from] for the starts k in [from, to).
+  void fill(size_t from, size_t to, std::vector<uint32_t>& cover) {
+    const auto& starts = symbols_.code_starts();
+    cover.assign(to - from, kNoCodeStart);
+    if (image_entries_) {
+      cover_sorted_image(t_, *image_entries_, starts, from, to, cover);
+    } else if (!t_.relocatable) {
+      if (!image_) image_.emplace(Coverage::of_image(t_));
+      cover_any_image(t_, *image_, starts, from, to, cover);
+    } else {
+      for (size_t k = from; k < to; ++k) {
+        const input::Symbol& s = symbols_.symbols()[starts[k].symbol];
+        if (!s.section || !t_.code_section(s.section)) continue;
+        auto it = per_section_.find(s.section);
+        if (it != per_section_.end()) cover[k - from] = it->second.covering(s.address);
+      }
+    }
   }
-  return cover;
-}
+
+  uint32_t of(size_t k) {
+    fill(k, k + 1, one_);
+    return one_.front();
+  }
+
+ private:
+  const OrcTable& t_;
+  const input::SymbolIndex& symbols_;
+  std::optional<EntryOffsets> image_entries_;  // a sorted image
+  std::optional<Coverage> image_;              // any other image
+  std::map<uint32_t, Coverage> per_section_;   // an object
+  std::vector<uint32_t> one_;
+};
 
 // sp+8 with no frame pointer saved: what a C function starts with, and all
 // SYM-001 asks (bytes 0-1 sp_offset, byte 4 sp_reg | bp_reg << 4).
@@ -255,30 +274,37 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
   const auto& all = symbols.symbols();
   to = std::min(to, starts.size());
   if (from >= to) return;
-  const std::vector<uint32_t> cover = covering_entries(t, symbols, from, to);
-  // A prefix's function is the next start, outside the range at its end.
-  auto cover_of = [&](size_t k) {
-    return k >= from && k < to ? cover[k - from] : covering_entries(t, symbols, k, k + 1).front();
-  };
-  for (size_t k = from; k < to; ++k) {
-    const CodeStart& c = starts[k];
-    const uint32_t i = cover[k - from];
-    if (i == kNoCodeStart || c.role == CodeRole::ColdFragment || c.role == CodeRole::Marker) continue;
-    const uint8_t* raw = t.entries.raw(i);
-    if (c.role == CodeRole::Prefix) {
-      const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover_of(c.prefixed);
-      if (j == kNoCodeStart || j == i || same_entry(raw, t.entries.raw(j))) continue;
-      const Entry e = t.entries[i], fn = t.entries[j];
-      if (!is_weak(fn, t.layout))
-        f.at_entry(rules::SYM_003, i, all[c.symbol].name + " is covered by " + describe(e, t.layout) + ", " +
-                                          all[starts[c.prefixed].symbol].name + " starts with " + describe(fn, t.layout));
-      continue;
+  CoverFinder finder(t, symbols);
+  // Stretches of starts whose covers stay in the first-level cache while
+  // they are checked.
+  constexpr size_t kStretch = kSymbolStretch;
+  std::vector<uint32_t> cover;
+  cover.reserve(kStretch);
+  for (size_t lo = from; lo < to; lo += kStretch) {
+    const size_t hi = std::min(to, lo + kStretch);
+    finder.fill(lo, hi, cover);
+    // A prefix's function is the next start, outside the stretch at its end.
+    auto cover_of = [&](size_t k) { return k >= lo && k < hi ? cover[k - lo] : finder.of(k); };
+    for (size_t k = lo; k < hi; ++k) {
+      const CodeStart& c = starts[k];
+      const uint32_t i = cover[k - lo];
+      if (i == kNoCodeStart || c.role == CodeRole::ColdFragment || c.role == CodeRole::Marker) continue;
+      const uint8_t* raw = t.entries.raw(i);
+      if (c.role == CodeRole::Prefix) {
+        const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover_of(c.prefixed);
+        if (j == kNoCodeStart || j == i || same_entry(raw, t.entries.raw(j))) continue;
+        const Entry e = t.entries[i], fn = t.entries[j];
+        if (!is_weak(fn, t.layout))
+          f.at_entry(rules::SYM_003, i, all[c.symbol].name + " is covered by " + describe(e, t.layout) + ", " +
+                                            all[starts[c.prefixed].symbol].name + " starts with " + describe(fn, t.layout));
+        continue;
+      }
+      if (starts_call_frame(raw)) continue;
+      // Assembly with other frames (entry code, thunks) is not compiled C.
+      const Entry e = t.entries[i];
+      if (e.type != kTypeCall || is_entry_state(e)) continue;
+      f.at_entry(rules::SYM_001, i, all[c.symbol].name + " starts under " + describe(e, t.layout) + ", not call sp+8");
     }
-    if (starts_call_frame(raw)) continue;
-    // Assembly with other frames (entry code, thunks) is not compiled C.
-    const Entry e = t.entries[i];
-    if (e.type != kTypeCall || is_entry_state(e)) continue;
-    f.at_entry(rules::SYM_001, i, all[c.symbol].name + " starts under " + describe(e, t.layout) + ", not call sp+8");
   }
 }
 

@@ -19,6 +19,9 @@ void check_object(const OrcTable& t, OrcFindings& f);
 // (of code starts [from, to), in symbols.code_starts()).
 void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f, size_t from = 0,
                    size_t to = SIZE_MAX);
+// check_symbols() finds the entries of this many starts at a time (a
+// prefix at the end of a stretch has its function in the next one).
+constexpr size_t kSymbolStretch = 4096;
 // ORC-CFI-*: entries against the DWARF CFI (.eh_frame/.debug_frame) of the
 // same code; returns false when the artifact has none.
 bool check_cfi(const OrcTable& t, OrcFindings& f);

@@ -225,25 +225,32 @@ class Reader {
     };
     SlotScan out;
     if (from >= to) return out;
-    // Entries are mostly sorted: in the same code section as the last one,
-    // whose bounds are kept in locals (the appends below cannot alias them).
+    // Entries are mostly sorted: in the same code section as the last one.
     // Outside the code: the one address, looked up again when it changes.
-    uint64_t code_lo = 0, code_span = 0;
-    bool in_code = false;
-    auto enter = [&](uint64_t address) {
-      const input::Section* s = t_.code_at(address);
-      in_code = s != nullptr;
-      code_lo = s ? s->addr : address;
-      code_span = s ? s->size : 0;
+    struct CodeBounds {
+      uint64_t lo = 0, span = 0;
+      bool in_code = false;
     };
-    enter(address_at(from));
-    uint64_t previous = from ? address_at(from - 1) : address_at(from);
+    auto bounds_at = [this](uint64_t address) {
+      const input::Section* s = t_.code_at(address);
+      return s ? CodeBounds{s->addr, s->size, true} : CodeBounds{address, 0, false};
+    };
+    CodeBounds code = bounds_at(address_at(from));
+    // Slot 0 has no neighbour below; any other's is compared.
+    size_t i = from;
+    uint64_t previous = address_at(i ? i - 1 : 0);
+    if (i == 0) {
+      if (!code.in_code) out.unresolved.push_back(0);
+      ++i;
+    }
     bool descends = false;
-    for (size_t i = from; i < to; ++i) {
+    for (; i < to; ++i) {
       const uint64_t address = address_at(i);
-      if (address - code_lo > code_span) enter(address);  // below code_lo wraps above any span
-      if (!in_code) out.unresolved.push_back(static_cast<uint32_t>(i));
-      if (address <= previous && i) {
+      if (address - code.lo > code.span) [[unlikely]]  // below lo wraps above any span
+        code = bounds_at(address);
+      if (!code.in_code) [[unlikely]]
+        out.unresolved.push_back(static_cast<uint32_t>(i));
+      if (address <= previous) [[unlikely]] {
         descends |= address != previous;
         if (address == previous) out.ties.push_back(static_cast<uint32_t>(i));
       }
