@@ -174,5 +174,30 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
   EXPECT_GE(with_errors, 3u);
 }
 
+// The special-field pass runs beside the reference pass, before that has
+// found references that lead nowhere. Pointers (and volatile pointers) to
+// ids past the last type, and to type tags that point there, are found by
+// the record checks (BTF-REF-003), which the special-field pass waits for:
+// it never follows them. Same findings with one thread or two.
+TEST(ConcurrentChecks, KptrsToMissingTypesBesideTheReferencePass) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
+  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  const uint32_t missing = 1u << 20;
+  const uint32_t tag = b.add_type_tag("kptr", missing);
+  const uint32_t kptr = b.add_ptr(tag);
+  const uint32_t vkptr = b.add_volatile(b.add_ptr(b.add_type_tag("kptr_untrusted", missing + 1)));
+  const uint32_t dangling = b.add_ptr(missing + 2);
+  const uint32_t vdangling = b.add_volatile(missing + 3);
+  b.add_struct("holder", 48, {{"lock", lock, 0}, {"p", kptr, 64}, {"q", vkptr, 128}, {"r", dangling, 192}, {"s", vdangling, 256}});
+  const auto blob = b.build();
+  const auto sequential = rules_of(blob, false);
+  EXPECT_EQ(rules_of(blob, true), sequential);
+  EXPECT_NE(std::find_if(sequential.begin(), sequential.end(), [](const std::string& r) { return r.starts_with("BTF-REF-003"); }),
+            sequential.end()) << ::testing::PrintToString(sequential);
+  EXPECT_EQ(sequential.size(), 4u) << ::testing::PrintToString(sequential);
+}
+
 }  // namespace
 }  // namespace elfmeta::testing

@@ -488,17 +488,28 @@ void FieldScanner::run() {
   const uint32_t n = btf_.type_count();
   // Kinds from the byte-per-type array: most records are neither, and
   // their heads need not be read.
+  auto kind_at = [&, first = btf_.first_id(), kinds = btf_.kinds()](uint32_t id) {
+    return id >= first ? uint32_t(kinds[id - first]) : btf_.kind_of(id);
+  };
+  std::vector<uint32_t> structs;  // the second loop's, without a scan of all kinds
   for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t k = btf_.kind_of(i);
-    if (k != kStruct && k != kPtr && k != kVolatile) continue;
-    const TypeRef t = btf_.type(i);
+    const uint32_t k = kind_at(i);
     if (k == kStruct) {
-      const char* s = btf_.string_at(t.name_off());
-      if (!s || std::strncmp(s, "bpf_", 4) != 0) continue;
+      structs.push_back(i);
+      const char* s = btf_.string_at(btf_.type(i).name_off());
+      // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
+      if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') continue;
       for (size_t j = 0; j < std::size(kTriggerNames); ++j)
         if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
           first_of_name[j] = i;
     } else if ((k == kPtr || k == kVolatile) && (load_mask_ & kKptrMask)) {
+      // A kptr is a pointer to a type tag (behind a volatile, at most).
+      const TypeRef t = btf_.type(i);
+      const uint32_t target = t.type();
+      if (target >= n) continue;
+      const uint32_t tk = kind_at(target);
+      if (k == kPtr ? tk != kTypeTag : tk != kPtr || btf_.type(target).type() >= n || kind_at(btf_.type(target).type()) != kTypeTag)
+        continue;
       FieldInfo tmp;
       if (find_kptr(t, 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
       failure_ = {};
@@ -507,18 +518,18 @@ void FieldScanner::run() {
   for (uint32_t id : first_of_name)
     if (id) triggers.push_back(id);
   if (triggers.empty()) return;
-  std::vector<uint8_t> is_trigger(n, 0);
-  for (uint32_t id : triggers) is_trigger[id] = 1;
+  // A bit per type: the set stays in the first-level cache.
+  std::vector<uint64_t> is_trigger((n + 63) / 64, 0);
+  for (uint32_t id : triggers) is_trigger[id / 64] |= uint64_t(1) << (id % 64);
 
   std::vector<Record> records;
   bool all_parsed = true;
-  for (uint32_t id = 1; id < n; ++id) {
-    if (btf_.kind_of(id) != kStruct) continue;
+  for (const uint32_t id : structs) {
     const TypeRef t = btf_.type(id);
     bool scanned = false;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
       const uint32_t member_type = member_at(t, i).type;
-      scanned |= member_type < n && is_trigger[member_type];
+      scanned |= member_type < n && (is_trigger[member_type / 64] >> (member_type % 64) & 1);
     }
     if (!scanned) continue;
     failure_ = {};
