@@ -16,9 +16,13 @@ namespace {
 
 using testing::write_deb;
 
+// ctest runs each test in a process of its own, two at a time: the path
+// names the test, so that two of them never write the same file.
 std::string save(const std::string& bytes) {
   static int n = 0;
-  const std::string path = ::testing::TempDir() + "/pkg" + std::to_string(n++) + ".deb";
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path = ::testing::TempDir() + "/pkg-" + test->test_suite_name() + "." + test->name() + "-" +
+                           std::to_string(n++) + ".deb";
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
