@@ -362,6 +362,21 @@ constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
   return head;
 }
 
+// Appends the heads and kinds of the records from `cur` on, until one starts
+// at or after `until` or none fits; returns where it stopped.
+[[gnu::always_inline]] inline uint32_t append_records(const uint8_t* begin, uint32_t len, uint32_t cur, uint32_t until,
+                                                     std::vector<RecordHead>& heads, std::vector<uint8_t>& kinds) {
+  while (cur < until) {
+    const uint32_t size = record_size(begin, len, cur);
+    if (!size) break;
+    const RecordHead head = head_at(begin, cur);
+    heads.push_back(head);
+    kinds.push_back(static_cast<uint8_t>(info_kind(head.info)));
+    cur += size;
+  }
+  return cur;
+}
+
 // Below this many bytes of records a second thread costs more than it saves.
 constexpr uint32_t kTwoThreadWalkFrom = 256 * 1024;
 
@@ -381,21 +396,12 @@ void Parser::walk_types() {
 // From `cur` on, until a record starts at or after `until` (true) or one is
 // malformed (a finding, false; `cur` is left before it).
 bool Parser::walk_records(uint32_t& cur, uint32_t& id, uint32_t until) {
-  const uint8_t* begin = btf_.types_begin_;
-  const uint32_t len = btf_.hdr_.type_len;
-  while (cur < until) {
-    const uint32_t size = record_size(begin, len, cur);
-    if (!size) {
-      report_unsized(cur, id);
-      return false;
-    }
-    const RecordHead head = head_at(begin, cur);
-    btf_.heads_.push_back(head);
-    btf_.kinds_.push_back(static_cast<uint8_t>(info_kind(head.info)));
-    cur += size;
-    ++id;
-  }
-  return true;
+  const size_t before = btf_.heads_.size();
+  cur = append_records(btf_.types_begin_, btf_.hdr_.type_len, cur, until, btf_.heads_, btf_.kinds_);
+  id += static_cast<uint32_t>(btf_.heads_.size() - before);
+  if (cur >= until) return true;
+  report_unsized(cur, id);
+  return false;
 }
 
 // Why no record fits at `cur` (record_size() returned 0).
@@ -442,17 +448,8 @@ GuessedRecords guess_records(const uint8_t* begin, uint32_t len, uint32_t from) 
   for (uint32_t start = from, tries = 0; start < len && tries < kTries; start += 4, ++tries) {
     g.heads.clear();
     g.kinds.clear();
-    uint32_t cur = start;
-    while (cur < len) {
-      const uint32_t size = record_size(begin, len, cur);
-      if (!size) break;
-      const RecordHead head = head_at(begin, cur);
-      g.heads.push_back(head);
-      g.kinds.push_back(static_cast<uint8_t>(info_kind(head.info)));
-      cur += size;
-    }
-    g.end = cur;
-    if (g.heads.size() >= kSettled || cur >= len) return g;
+    g.end = append_records(begin, len, start, len, g.heads, g.kinds);
+    if (g.heads.size() >= kSettled || g.end >= len) return g;
   }
   g.heads.clear();
   g.kinds.clear();
