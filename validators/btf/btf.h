@@ -132,6 +132,7 @@ class Btf {
   // passes that follow references mostly need only the kind, and 128 KB of
   // kinds stay in cache where 1.5 MB of record heads do not.
   uint32_t kind_of(uint32_t id) const {
+    if (id >= first_id_) return kinds_[id - first_id_];  // the common case, without the walk below
     const Btf* b = this;
     while (id < b->first_id_) {
       if (!b->base_) return kUnknown;  // void

@@ -144,6 +144,19 @@ class FieldScanner {
     return -1;
   }
 
+  // find_kptr()'s first test, on the byte-per-type kinds (most pointers
+  // fail it, and their records need not be read): a pointer to a type tag,
+  // or a volatile in front of one. Ids past the last type fail it.
+  bool kptr_shaped(uint32_t id) const {
+    const uint32_t n = btf_.type_count();
+    auto target_of = [&](uint32_t of) { return btf_.type(of).type(); };
+    if (btf_.kind_of(id) == kVolatile) {
+      id = target_of(id);
+      if (id >= n || btf_.kind_of(id) != kPtr) return false;
+    }
+    const uint32_t tag = target_of(id);
+    return tag < n && btf_.kind_of(tag) == kTypeTag;
+  }
   // Returns <0 (errno, with `failure_` set), 0 ignore, 1 found.
   int find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask);
   int find_graph_root(TypeRef container, TypeRef t, int comp_idx, uint32_t off, uint32_t sz, FieldInfo* info,
@@ -488,12 +501,9 @@ void FieldScanner::run() {
   const uint32_t n = btf_.type_count();
   // Kinds from the byte-per-type array: most records are neither, and
   // their heads need not be read.
-  auto kind_at = [&, first = btf_.first_id(), kinds = btf_.kinds()](uint32_t id) {
-    return id >= first ? uint32_t(kinds[id - first]) : btf_.kind_of(id);
-  };
   std::vector<uint32_t> structs;  // the second loop's, without a scan of all kinds
   for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t k = kind_at(i);
+    const uint32_t k = btf_.kind_of(i);
     if (k == kStruct) {
       structs.push_back(i);
       const char* s = btf_.string_at(btf_.type(i).name_off());
@@ -503,15 +513,9 @@ void FieldScanner::run() {
         if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
           first_of_name[j] = i;
     } else if ((k == kPtr || k == kVolatile) && (load_mask_ & kKptrMask)) {
-      // A kptr is a pointer to a type tag (behind a volatile, at most).
-      const TypeRef t = btf_.type(i);
-      const uint32_t target = t.type();
-      if (target >= n) continue;
-      const uint32_t tk = kind_at(target);
-      if (k == kPtr ? tk != kTypeTag : tk != kPtr || btf_.type(target).type() >= n || kind_at(btf_.type(target).type()) != kTypeTag)
-        continue;
+      if (!kptr_shaped(i)) continue;
       FieldInfo tmp;
-      if (find_kptr(t, 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
+      if (find_kptr(btf_.type(i), 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
       failure_ = {};
     }
   }
