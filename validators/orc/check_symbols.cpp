@@ -159,8 +159,7 @@ void cover_sorted_image(const OrcTable& t, const EntryOffsets& entries, const st
                         size_t from, size_t to, std::vector<uint32_t>& cover) {
   struct Merge {
     size_t k = 0, end = 0, c = 0;
-    uint64_t code_lo = 0, code_span = 0;  // the code section of the last start (or the start itself, outside code)
-    bool in_code = false;
+    OrcTable::CodeBounds code;  // of the last start
   };
   constexpr size_t kMerges = 4;
   Merge m[kMerges];
@@ -168,20 +167,17 @@ void cover_sorted_image(const OrcTable& t, const EntryOffsets& entries, const st
   for (size_t q = 0; q < kMerges; ++q) {
     m[q].k = std::min(to, from + q * per);
     m[q].end = std::min(to, m[q].k + per);
-    m[q].code_lo = 1;  // an empty range: the first start looks its section up
-    if (m[q].k < m[q].end) m[q].c = entries.find(starts[m[q].k].address);
+    if (m[q].k < m[q].end) {
+      m[q].code = t.code_bounds_at(starts[m[q].k].address);
+      m[q].c = entries.find(starts[m[q].k].address);
+    }
   }
   const uint64_t first = entries.first();
   auto step = [&](Merge& x) {
     const size_t k = x.k++;
     const uint64_t a = starts[k].address;
-    if (a - x.code_lo > x.code_span) {  // below code_lo wraps above any span
-      const input::Section* code = t.code_at(a);
-      x.in_code = code != nullptr;
-      x.code_lo = code ? code->addr : a;
-      x.code_span = code ? code->size : 0;
-    }
-    if (!x.in_code || a < first) return;
+    if (!x.code.holds(a)) x.code = t.code_bounds_at(a);
+    if (!x.code.in_code || a < first) return;
     x.c = entries.advance(x.c, a);
     cover[k - from] = static_cast<uint32_t>(x.c);
   };
@@ -198,11 +194,12 @@ void cover_sorted_image(const OrcTable& t, const EntryOffsets& entries, const st
 // Any other linked file (a shared object's table is not sorted).
 void cover_any_image(const OrcTable& t, Coverage& image, const std::vector<CodeStart>& starts, size_t from, size_t to,
                      std::vector<uint32_t>& cover) {
-  const input::Section* code = nullptr;
+  if (from >= to) return;
+  OrcTable::CodeBounds code = t.code_bounds_at(starts[from].address);
   for (size_t k = from; k < to; ++k) {
     const uint64_t a = starts[k].address;
-    if (!code || a < code->addr || a - code->addr > code->size) code = t.code_at(a);
-    if (code) cover[k - from] = image.covering(a);
+    if (!code.holds(a)) code = t.code_bounds_at(a);
+    if (code.in_code) cover[k - from] = image.covering(a);
   }
 }
 

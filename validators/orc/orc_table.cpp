@@ -226,16 +226,7 @@ class Reader {
     SlotScan out;
     if (from >= to) return out;
     // Entries are mostly sorted: in the same code section as the last one.
-    // Outside the code: the one address, looked up again when it changes.
-    struct CodeBounds {
-      uint64_t lo = 0, span = 0;
-      bool in_code = false;
-    };
-    auto bounds_at = [this](uint64_t address) {
-      const input::Section* s = t_.code_at(address);
-      return s ? CodeBounds{s->addr, s->size, true} : CodeBounds{address, 0, false};
-    };
-    CodeBounds code = bounds_at(address_at(from));
+    OrcTable::CodeBounds code = t_.code_bounds_at(address_at(from));
     // Slot 0 has no neighbour below; any other's is compared.
     size_t i = from;
     uint64_t previous = address_at(i ? i - 1 : 0);
@@ -246,8 +237,8 @@ class Reader {
     bool descends = false;
     for (; i < to; ++i) {
       const uint64_t address = address_at(i);
-      if (address - code.lo > code.span) [[unlikely]]  // below lo wraps above any span
-        code = bounds_at(address);
+      if (!code.holds(address)) [[unlikely]]
+        code = t_.code_bounds_at(address);
       if (!code.in_code) [[unlikely]]
         out.unresolved.push_back(static_cast<uint32_t>(i));
       if (address <= previous) [[unlikely]] {

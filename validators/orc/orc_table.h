@@ -108,6 +108,17 @@ struct OrcTable {
   const input::Section* code_section(uint32_t index) const;
   // The code section holding `address` (or ending exactly there), for linked images.
   const input::Section* code_at(uint64_t address) const;
+  // The same as bounds, for a walk over mostly sorted addresses that asks
+  // again only when it leaves them.
+  struct CodeBounds {
+    uint64_t lo = 0, span = 0;  // the section, or outside the code the one address
+    bool in_code = false;
+    bool holds(uint64_t address) const { return address - lo <= span; }  // below lo wraps above any span
+  };
+  CodeBounds code_bounds_at(uint64_t address) const {
+    const input::Section* s = code_at(address);
+    return s ? CodeBounds{s->addr, s->size, true} : CodeBounds{address, 0, false};
+  }
 };
 
 // nullopt when the artifact carries no ORC at all. `kernel`: the release to
