@@ -68,8 +68,8 @@ class IdentifierMap {
   // build use AVX2 where the processor has it (tests compare both ways).
   IdentifierMap(const uint8_t* strings, uint32_t length, bool wide = true);
   // Bit 63 - i of word w stands for offset 64 * w + i: in that order a run
-  // of name bytes lies below the byte that ends it, and one addition fills
-  // the runs that a NUL ends (see names.cpp).
+  // of name bytes lies at higher bits than the byte that ends it, and one
+  // addition fills the runs that a NUL ends (see names.cpp).
   bool starts_identifier(uint32_t rel) const {
     return rel / 64 < starts_.size() && (starts_[rel / 64] >> (63 - rel % 64) & 1);
   }

@@ -66,14 +66,13 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   DiagnosticList record_list, resolve_list, tag_list, field_list;
   Findings records(ctx, record_list), references(ctx, resolve_list), tags(ctx, tag_list), fields(ctx, field_list);
   for (Findings* x : {&records, &references, &tags, &fields}) x->set_btf(&btf);
-  bool tags_ran = false, fields_ran = false;
+  bool fields_ran = false;
   auto state = std::make_unique<ResolveState>();
   run_beside(
       [&] {
         check_records(btf, records, options.shortcuts);
         if (records.any_flagged()) return;
         check_type_tags(btf, tags, /*report_missing=*/false);
-        tags_ran = true;
         if (tags.kernel_errors() || base) return;
         check_special_fields(btf, options.kernel_btf, fields);
         fields_ran = true;
@@ -91,7 +90,6 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   }
   f.absorb(tags, tag_list.items());
   if (fields_ran) f.absorb(fields, field_list.items());
-  (void)tags_ran;
   return true;
 }
 
