@@ -51,6 +51,17 @@ TEST_P(Formats, RoundTripsAndIgnoresTrailingBytes) {
   EXPECT_EQ(out.bytes, data);
 }
 
+// A package's modules are a few KiB each and are all held at once: the
+// decoders' 1 MiB growth steps must not stay behind with each of them.
+TEST_P(Formats, SmallOutputKeepsNoSpareCapacity) {
+  const Format& f = GetParam();
+  const Bytes data = sample_data(20000);
+  const Decompressed out = decompress(f.kind, f.encode(data));
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_EQ(out.bytes, data);
+  EXPECT_EQ(out.bytes.capacity(), data.size()) << f.name;
+}
+
 TEST_P(Formats, TruncatedStreamIsAnErrorNotACrash) {
   const Format& f = GetParam();
   const Bytes data = sample_data(1u << 20);
