@@ -125,10 +125,7 @@ class Resolver {
     const uint32_t rk = kind(rid);
     return !nosize(rk) && (has_size_field(rk) || rk == kArray || rk == kPtr);
   }
-  uint32_t kind(uint32_t id) const {
-    const uint32_t local = id - first_;
-    return local < own_ ? kinds_[local] : btf_.kind_of(id);
-  }
+  uint32_t kind(uint32_t id) const { return btf_.kind_of(id); }
   uint32_t resolved_id(uint32_t id) const {
     const uint32_t local = id - first_;
     return local < own_ ? st_.ids[local] : st_.resolved_id(id);
@@ -203,10 +200,18 @@ class Resolver {
   void remember_operand(uint32_t id) {
     if (id - first_ < own_) operand_ok_[id - first_] = 1;
   }
-  bool params_named(TypeRef proto) const {
-    for (uint32_t i = 0; i < proto.vlen(); ++i)
-      if (!param_at(proto, i).name_off && param_at(proto, i).type) return false;
-    return true;
+  // The kernel wants a name on every parameter but the vararg.
+  static bool unnamed(const Param& p) { return !p.name_off && p.type; }
+  // Whether a prototype's parameters are all named; two FUNCs in three share
+  // their prototype with another, so an own prototype is read once.
+  bool proto_named(uint32_t proto_id) {
+    const uint32_t local = proto_id - first_;
+    if (local < own_ && protos_named_[local] != Named::Unknown) return protos_named_[local] == Named::Yes;
+    const TypeRef proto = type(proto_id);
+    bool named = true;
+    for (uint32_t i = 0; i < proto.vlen() && named; ++i) named = !unnamed(param_at(proto, i));
+    if (local < own_) protos_named_[local] = named ? Named::Yes : Named::No;
+    return named;
   }
   bool resolve_plain_func(uint32_t id);
 };
@@ -552,21 +557,12 @@ Step Resolver::resolve_func(const Frame& v, TypeRef t) {
                8);
     return Step::Failed;
   }
-  // Two FUNCs in three share their prototype with another: its parameter
-  // names are read once.
-  const uint32_t local = proto_id - first_;
-  if (local >= own_ || protos_named_[local] != Named::Yes) {
+  if (!proto_named(proto_id)) {
     const TypeRef proto = type(proto_id);
-    bool ok = true;
-    for (uint32_t i = 0; i < proto.vlen(); ++i) {
-      const Param p = param_at(proto, i);
-      if (!p.name_off && p.type) {
+    for (uint32_t i = 0; i < proto.vlen(); ++i)
+      if (unnamed(param_at(proto, i)))
         f_.at_type(rules::FUNC_005, v.id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
-        ok = false;
-      }
-    }
-    if (local < own_) protos_named_[local] = ok ? Named::Yes : Named::No;
-    if (!ok) return Step::Failed;
+    return Step::Failed;
   }
   pop(proto_id, 0);
   return Step::Ok;
@@ -577,10 +573,7 @@ Step Resolver::resolve_func(const Frame& v, TypeRef t) {
 // FUNC to resolve().
 bool Resolver::resolve_plain_func(uint32_t id) {
   const uint32_t proto_id = type(id).type(), local = id - first_, proto_local = proto_id - first_;
-  if (proto_local >= own_ || kinds_[proto_local] != kFuncProto) return false;
-  if (protos_named_[proto_local] == Named::Unknown)
-    protos_named_[proto_local] = params_named(type(proto_id)) ? Named::Yes : Named::No;
-  if (protos_named_[proto_local] != Named::Yes) return false;
+  if (proto_local >= own_ || kinds_[proto_local] != kFuncProto || !proto_named(proto_id)) return false;
   st_.ids[local] = proto_id;
   st_.sizes[local] = 0;
   st_.visit[local] = Visit::Resolved;
