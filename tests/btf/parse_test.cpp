@@ -1,6 +1,7 @@
 // The walk that sizes the records (parse.cpp): on two threads for a large
-// type section, where the second guesses the records from the middle on. It
-// must give the records and findings of one walk, whatever the bytes.
+// type section, in four runs of records, of which the last three are guessed
+// from cuts in the bytes. It must give the records and findings of one walk,
+// whatever the bytes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -82,8 +83,8 @@ TEST(TwoThreadWalk, SameRecordsAsOneWalk) {
 }
 
 // A record that cannot be sized (unknown kind, or a vlen past the end) at
-// records all over the section, the middle included: the same finding, once,
-// and the same records before it.
+// records all over the section, densely around the three cuts: the same
+// finding, once, and the same records before it.
 TEST(TwoThreadWalk, SameFindingWhereverARecordIsBroken) {
   const auto blob = large_blob();
   const Walk one = walk(blob, false);
@@ -92,7 +93,8 @@ TEST(TwoThreadWalk, SameFindingWhereverARecordIsBroken) {
   const size_t n = one.heads.size();
   std::vector<size_t> broken;
   for (size_t i = 0; i < n; i += 211) broken.push_back(i);
-  for (size_t i = n * 4 / 10; i < n * 7 / 10; i += 13) broken.push_back(i);  // around the split
+  for (const size_t cut : {n / 4, n / 2, n * 3 / 4})  // about where the cuts fall
+    for (size_t i = cut - n / 10; i < cut + n / 10; i += 29) broken.push_back(i);
   broken.push_back(n - 1);
   size_t with_findings = 0, cases = 0;
   for (const size_t i : broken)
@@ -107,17 +109,17 @@ TEST(TwoThreadWalk, SameFindingWhereverARecordIsBroken) {
   EXPECT_GT(with_findings, cases * 3 / 4);
 }
 
-// Garbage words in the upper half: the guess finds no chain the walk meets,
-// or one that ends early.
+// Garbage words anywhere past the first records: a guess finds no chain the
+// walk meets, or one that ends early.
 TEST(TwoThreadWalk, SameFindingsOnGarbage) {
   const auto blob = large_blob();
   uint32_t type_start, type_len;
   std::memcpy(&type_start, blob.data() + 4, 4);
   std::memcpy(&type_len, blob.data() + 12, 4);
   std::mt19937 rng(11);
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < 60; ++round) {
     auto bad = blob;
-    const uint32_t from = type_start + (type_len / 4 + rng() % (type_len / 2)) / 4 * 4;
+    const uint32_t from = type_start + (type_len / 16 + rng() % (type_len * 7 / 8)) / 4 * 4;
     const uint32_t words = 1 + rng() % 4096;
     for (uint32_t w = 0; w < words && from + 4 * w + 4 <= type_start + type_len; ++w) {
       const uint32_t x = round % 2 ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(rng() % 20) << 24 | (rng() % 4);
