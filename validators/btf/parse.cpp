@@ -510,23 +510,34 @@ void append_two_chains(const uint8_t* begin, uint32_t len, Chain a, Chain b) {
   b.cur = append_records(begin, len, cur_b, b.until, b.heads, b.kinds);
 }
 
-// The records of `upper` from where the chain of `lower` meets it (a
-// record's offset decides all that follow), appended to `lower`; `lower`
-// is followed record by record until then. An `upper` it never meets is
-// left out.
-void extend_guess(const uint8_t* begin, uint32_t len, GuessedRecords& lower, const GuessedRecords& upper) {
+// Takes over the records of `g` from where a chain at `cur` meets them (a
+// record's offset decides all that follow): appends them, moves `cur` to
+// the end of `g` and returns how many. Until then `step` moves the chain one
+// record on; when it cannot, or the chain passes `g` without meeting it,
+// nothing is taken.
+template <typename Step>
+size_t take_over(uint32_t& cur, const GuessedRecords& g, std::vector<RecordHead>& heads, std::vector<uint8_t>& kinds,
+                 Step step) {
   size_t j = 0;
   for (;;) {
-    while (j < upper.heads.size() && upper.heads[j].offset < lower.end) ++j;
-    if (j == upper.heads.size()) return;
-    if (upper.heads[j].offset == lower.end) break;
-    const uint32_t next = append_records(begin, len, lower.end, lower.end + 1, lower.heads, lower.kinds);
-    if (next == lower.end) return;  // no record fits there: the guess ends
-    lower.end = next;
+    while (j < g.heads.size() && g.heads[j].offset < cur) ++j;
+    if (j == g.heads.size() || (g.heads[j].offset != cur && !step())) return 0;
+    if (g.heads[j].offset == cur) break;
   }
-  lower.heads.insert(lower.heads.end(), upper.heads.begin() + static_cast<std::ptrdiff_t>(j), upper.heads.end());
-  lower.kinds.insert(lower.kinds.end(), upper.kinds.begin() + static_cast<std::ptrdiff_t>(j), upper.kinds.end());
-  lower.end = upper.end;
+  heads.insert(heads.end(), g.heads.begin() + static_cast<std::ptrdiff_t>(j), g.heads.end());
+  kinds.insert(kinds.end(), g.kinds.begin() + static_cast<std::ptrdiff_t>(j), g.kinds.end());
+  cur = g.end;
+  return g.heads.size() - j;
+}
+
+// `upper` appended to `lower` from where the chain of `lower` meets it.
+void extend_guess(const uint8_t* begin, uint32_t len, GuessedRecords& lower, const GuessedRecords& upper) {
+  take_over(lower.end, upper, lower.heads, lower.kinds, [&] {
+    const uint32_t next = append_records(begin, len, lower.end, lower.end + 1, lower.heads, lower.kinds);
+    if (next == lower.end) return false;  // no record fits there: the guess ends
+    lower.end = next;
+    return true;
+  });
 }
 
 // Where to cut the records into four runs of about as many records each
@@ -603,23 +614,14 @@ bool Parser::walk_quarters(uint32_t& cur, uint32_t& id) {
   return lower_ok && join_guess(cur, id, upper) && walk_records(cur, id, len);
 }
 
-// Takes over the records of `g` from where the walk at `cur` meets them,
+// The walk at `cur` takes over the records of `g` where it meets them,
 // walking on record by record until then; false when a record on the way
-// cannot be sized (reported). A guess the walk passes without meeting is
-// left out.
+// cannot be sized (reported).
 bool Parser::join_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g) {
-  size_t j = 0;
-  for (;;) {
-    while (j < g.heads.size() && g.heads[j].offset < cur) ++j;
-    if (j == g.heads.size()) return true;
-    if (g.heads[j].offset == cur) break;
-    if (!walk_records(cur, id, cur + 1)) return false;  // one record on
-  }
-  btf_.heads_.insert(btf_.heads_.end(), g.heads.begin() + static_cast<std::ptrdiff_t>(j), g.heads.end());
-  btf_.kinds_.insert(btf_.kinds_.end(), g.kinds.begin() + static_cast<std::ptrdiff_t>(j), g.kinds.end());
-  id += static_cast<uint32_t>(g.heads.size() - j);
-  cur = g.end;
-  return true;
+  bool sized = true;
+  const size_t taken = take_over(cur, g, btf_.heads_, btf_.kinds_, [&] { return sized = walk_records(cur, id, cur + 1); });
+  id += static_cast<uint32_t>(taken);
+  return sized;
 }
 
 }  // namespace elfmeta::btf
