@@ -9,6 +9,7 @@
 #include <string>
 
 #include "input/kernel_package.h"
+#include "tests/support/compressors.h"
 #include "tests/support/deb_builder.h"
 
 namespace elfmeta::input {
@@ -81,6 +82,51 @@ TEST(DebianPackage, NotAnArchiveIsAnError) {
   EXPECT_FALSE(is_debian_package(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(not_deb.data()), not_deb.size())));
   EXPECT_FALSE(read_debian_package(save(not_deb), [](std::string_view) { return true; }, error));
   EXPECT_FALSE(error.empty());
+}
+
+// A data member of several xz blocks, as Debian's kernel packages have
+// (decoded on several threads): the same files; and a corrupt block is an
+// error, not a crash or a short file.
+std::string deb_with_xz_blocks(const testing::DebFiles& files, bool corrupt) {
+  const std::string tar = testing::write_archive(files, archive_write_set_format_pax_restricted);
+  testing::compressors::Bytes packed =
+      testing::compressors::xz_blocks(testing::compressors::Bytes(tar.begin(), tar.end()), 64 * 1024);
+  EXPECT_GE(testing::compressors::xz_block_count(packed), 4u);
+  if (corrupt) packed[packed.size() / 2] ^= 0x55;
+  const std::string control = testing::write_archive({{"./control", "Package: x\n"}}, archive_write_set_format_pax_restricted,
+                                                     archive_write_add_filter_gzip);
+  return testing::write_archive(
+      {{"debian-binary", "2.0\n"}, {"control.tar.gz", control}, {"data.tar.xz", std::string(packed.begin(), packed.end())}},
+      archive_write_set_format_ar_svr4);
+}
+
+testing::DebFiles files_over_blocks() {
+  testing::DebFiles files;
+  for (int i = 0; i < 6; ++i) {
+    std::string data(70000 + 1000 * i, '\0');
+    for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<char>((k * 2654435761u >> 13) + i);
+    files.push_back({"./lib/modules/6.12.0-1-cloud-amd64/kernel/m" + std::to_string(i) + ".ko", data});
+  }
+  return files;
+}
+
+TEST(DebianPackage, ReadsADataMemberOfSeveralXzBlocks) {
+  const testing::DebFiles files = files_over_blocks();
+  std::string error;
+  auto read = read_debian_package(save(deb_with_xz_blocks(files, false)), [](std::string_view) { return true; }, error);
+  ASSERT_TRUE(read) << error;
+  ASSERT_EQ(read->size(), files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ((*read)[i].path, files[i].first.substr(2));
+    EXPECT_EQ(std::string((*read)[i].bytes.begin(), (*read)[i].bytes.end()), files[i].second) << files[i].first;
+  }
+}
+
+TEST(DebianPackage, CorruptXzBlockIsAnError) {
+  std::string error;
+  EXPECT_FALSE(read_debian_package(save(deb_with_xz_blocks(files_over_blocks(), true)), [](std::string_view) { return true; },
+                                   error));
+  EXPECT_NE(error.find("xz"), std::string::npos) << error;
 }
 
 TEST(DebianPackage, TruncatedDataArchiveIsAnError) {

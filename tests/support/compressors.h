@@ -54,6 +54,43 @@ inline Bytes xz(const Bytes& in, bool alone) {
   return out;
 }
 
+// xz in blocks of `block_size` bytes of input, as xz -T writes it (and
+// Debian's packages are).
+inline Bytes xz_blocks(const Bytes& in, uint64_t block_size) {
+  lzma_mt mt{};
+  mt.threads = 2;
+  mt.block_size = block_size;
+  mt.preset = 6;
+  mt.check = LZMA_CHECK_CRC64;
+  lzma_stream s = LZMA_STREAM_INIT;
+  if (lzma_stream_encoder_mt(&s, &mt) != LZMA_OK) return {};
+  Bytes out(in.size() + 4096 + in.size() / block_size * 64);
+  s.next_in = in.data();
+  s.avail_in = in.size();
+  s.next_out = out.data();
+  s.avail_out = out.size();
+  const lzma_ret ret = lzma_code(&s, LZMA_FINISH);
+  out.resize(s.total_out);
+  lzma_end(&s);
+  return ret == LZMA_STREAM_END ? out : Bytes{};
+}
+
+// The number of blocks in the index of a single xz stream, 0 if unreadable.
+inline uint64_t xz_block_count(const Bytes& xz) {
+  if (xz.size() < 24) return 0;
+  lzma_stream_flags footer;
+  if (lzma_stream_footer_decode(&footer, xz.data() + xz.size() - LZMA_STREAM_HEADER_SIZE) != LZMA_OK) return 0;
+  if (footer.backward_size > xz.size() - 2 * LZMA_STREAM_HEADER_SIZE) return 0;
+  lzma_index* index = nullptr;
+  uint64_t memlimit = UINT64_MAX;
+  size_t pos = xz.size() - LZMA_STREAM_HEADER_SIZE - footer.backward_size;
+  if (lzma_index_buffer_decode(&index, &memlimit, nullptr, xz.data(), &pos, xz.size() - LZMA_STREAM_HEADER_SIZE) != LZMA_OK)
+    return 0;
+  const uint64_t blocks = lzma_index_block_count(index);
+  lzma_index_end(index, nullptr);
+  return blocks;
+}
+
 inline Bytes bzip2(const Bytes& in) {
   Bytes out(in.size() + in.size() / 100 + 700);
   unsigned len = static_cast<unsigned>(out.size());

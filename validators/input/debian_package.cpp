@@ -2,10 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <lzma.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <memory>
+#include <thread>
+#include <vector>
 
 namespace elfmeta::input {
 namespace {
@@ -24,12 +28,75 @@ la_ssize_t read_member_block(archive*, void* outer, const void** buffer) {
   return static_cast<la_ssize_t>(size);
 }
 
-bool read_data_archive(archive* outer, const std::function<bool(std::string_view)>& want,
+// An xz data member decoded here, a chunk at a time, on up to as many
+// threads as the stream has blocks: libarchive's own xz filter takes one
+// thread, and a kernel package's data member is about 100 MB of tar in five
+// blocks (2.3 s against 0.8 s for Debian's 6.1 cloud image).
+class XzMember {
+ public:
+  explicit XzMember(archive* outer) : outer_(outer), out_(1 << 20) {
+    lzma_mt mt{};
+    mt.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    mt.memlimit_threading = uint64_t(512) << 20;
+    mt.memlimit_stop = uint64_t(1) << 30;  // hostile headers get an error, not the memory
+    ok_ = lzma_stream_decoder_mt(&s_, &mt) == LZMA_OK;
+  }
+  ~XzMember() { lzma_end(&s_); }
+  XzMember(const XzMember&) = delete;
+  XzMember& operator=(const XzMember&) = delete;
+  bool ok() const { return ok_; }
+
+  // libarchive's read callback: the next chunk of tar, 0 at the end, -1 on
+  // a read or decode error.
+  static la_ssize_t read(archive* tar, void* self, const void** buffer) {
+    auto* m = static_cast<XzMember*>(self);
+    *buffer = m->out_.data();
+    m->s_.next_out = m->out_.data();
+    m->s_.avail_out = m->out_.size();
+    while (m->s_.avail_out == m->out_.size() && !m->ended_) {
+      if (m->s_.avail_in == 0 && !m->input_ended_) {
+        const void* block = nullptr;
+        size_t size = 0;
+        la_int64_t offset = 0;
+        const int rc = archive_read_data_block(m->outer_, &block, &size, &offset);
+        if (rc == ARCHIVE_EOF) {
+          m->input_ended_ = true;
+        } else if (rc != ARCHIVE_OK) {
+          const char* why = archive_error_string(m->outer_);
+          archive_set_error(tar, EIO, "%s", why ? why : "unreadable data member");
+          return -1;
+        }
+        m->s_.next_in = static_cast<const uint8_t*>(block);
+        m->s_.avail_in = size;
+      }
+      const lzma_ret ret = lzma_code(&m->s_, m->input_ended_ ? LZMA_FINISH : LZMA_RUN);
+      if (ret == LZMA_STREAM_END) {
+        m->ended_ = true;
+      } else if (ret != LZMA_OK) {
+        archive_set_error(tar, EIO, "xz: corrupt or truncated data (code %d)", static_cast<int>(ret));
+        return -1;
+      }
+    }
+    return static_cast<la_ssize_t>(m->out_.size() - m->s_.avail_out);
+  }
+
+ private:
+  archive* outer_;
+  lzma_stream s_ = LZMA_STREAM_INIT;
+  std::vector<uint8_t> out_;
+  bool ok_ = false, input_ended_ = false, ended_ = false;
+};
+
+bool read_data_archive(archive* outer, bool xz, const std::function<bool(std::string_view)>& want,
                        std::vector<PackageFile>& files, std::string& error) {
   ArchivePtr tar(archive_read_new(), archive_read_free);
   archive_read_support_filter_all(tar.get());
   archive_read_support_format_tar(tar.get());
-  if (archive_read_open(tar.get(), outer, nullptr, read_member_block, nullptr) != ARCHIVE_OK) {
+  std::unique_ptr<XzMember> member;
+  if (xz) member = std::make_unique<XzMember>(outer);
+  const int opened = member && member->ok() ? archive_read_open(tar.get(), member.get(), nullptr, XzMember::read, nullptr)
+                                            : archive_read_open(tar.get(), outer, nullptr, read_member_block, nullptr);
+  if (opened != ARCHIVE_OK) {
     error = archive_error_string(tar.get()) ? archive_error_string(tar.get()) : "unreadable data archive";
     return false;
   }
@@ -47,7 +114,8 @@ bool read_data_archive(archive* outer, const std::function<bool(std::string_view
     char buffer[1 << 16];
     for (la_ssize_t n; (n = archive_read_data(tar.get(), buffer, sizeof buffer)) != 0;) {
       if (n < 0) {
-        error = std::string(name) + ": " + archive_error_string(tar.get());
+        const char* why = archive_error_string(tar.get());
+        error = std::string(name) + ": " + (why ? why : "unreadable");
         return false;
       }
       file.bytes.insert(file.bytes.end(), buffer, buffer + n);
@@ -79,9 +147,10 @@ std::optional<std::vector<PackageFile>> read_debian_package(const std::string& p
   }
   archive_entry* entry = nullptr;
   while (archive_read_next_header(ar.get(), &entry) == ARCHIVE_OK) {
-    if (!std::string_view(archive_entry_pathname(entry)).starts_with("data.tar")) continue;
+    const std::string_view name = archive_entry_pathname(entry);
+    if (!name.starts_with("data.tar")) continue;
     std::vector<PackageFile> files;
-    if (!read_data_archive(ar.get(), want, files, error)) {
+    if (!read_data_archive(ar.get(), name == "data.tar.xz", want, files, error)) {
       error = path + ": " + error;
       return std::nullopt;
     }
