@@ -40,6 +40,7 @@ class Parser {
   void check_type_section_placement();
   void walk_types();
   bool walk_records(uint32_t& cur, uint32_t& id, uint32_t until);
+  bool walked_to(uint32_t cur, uint32_t& id, size_t before, uint32_t until);
   void report_unsized(uint32_t cur, uint32_t id);
   bool walk_quarters(uint32_t& cur, uint32_t& id);
   bool join_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g);
@@ -424,6 +425,13 @@ void Parser::walk_types() {
 bool Parser::walk_records(uint32_t& cur, uint32_t& id, uint32_t until) {
   const size_t before = btf_.heads_.size();
   cur = append_records(btf_.types_begin_, btf_.hdr_.type_len, cur, until, btf_.heads_, btf_.kinds_);
+  return walked_to(cur, id, before, until);
+}
+
+// After a walk appended records from index `before` on and stopped at
+// `cur`: counts them into `id`; false, with the finding, when it stopped
+// short of `until`.
+bool Parser::walked_to(uint32_t cur, uint32_t& id, size_t before, uint32_t until) {
   id += static_cast<uint32_t>(btf_.heads_.size() - before);
   if (cur >= until) return true;
   report_unsized(cur, id);
@@ -608,8 +616,7 @@ bool Parser::walk_quarters(uint32_t& cur, uint32_t& id) {
         const size_t before = btf_.heads_.size();
         append_two_chains(begin, len, {cur, cuts[0], btf_.heads_, btf_.kinds_},
                           {second.end, cuts[1], second.heads, second.kinds});
-        id += static_cast<uint32_t>(btf_.heads_.size() - before);
-        lower_ok = cur >= cuts[0] ? join_guess(cur, id, second) : (report_unsized(cur, id), false);
+        lower_ok = walked_to(cur, id, before, cuts[0]) && join_guess(cur, id, second);
       });
   return lower_ok && join_guess(cur, id, upper) && walk_records(cur, id, len);
 }
