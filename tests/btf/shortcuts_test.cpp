@@ -8,6 +8,7 @@
 #include "btf/verifier.h"
 #include "core/report.h"
 #include "input/artifact.h"
+#include "synth/btf_builder.h"
 #include "tests/btf/differential_corpus.h"
 
 namespace elfmeta::btf {
@@ -74,6 +75,40 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
   }
   // Mutations must have produced findings for the comparison to mean much.
   EXPECT_GT(with_findings, compared / 4);
+}
+
+// The reference pass keeps the shape of a member's type from the first
+// struct that had it, and checks later members by a plain byte fit. Where
+// the kernel's checks are not a byte fit, a later struct must still get
+// them: the rule fires with the shortcuts and without.
+TEST(CheckShortcuts, KeptMemberShapesStillGetTheKernelsChecks) {
+  auto expect_rule = [](const synth::BtfBuilder& b, const char* rule, const char* what) {
+    const auto blob = b.build();
+    CheckOptions options;
+    options.assume_host_order = true;
+    const Outcome with = check(blob, options, true), without = check(blob, options, false);
+    EXPECT_NE(with.findings.find(rule), std::string::npos) << what << ":\n" << with.findings;
+    EXPECT_EQ(difference(with, without), "") << what;
+  };
+  {
+    // A kind_flag struct counts a non-bitfield ENUM member as 4 bytes.
+    synth::BtfBuilder b;
+    b.add_int("int", 4, 32, 1);
+    const uint32_t e8 = b.add_enum("e", 1, {{"A", 1}});
+    b.add_struct("first", 1, {{"a", e8, 0}});
+    b.add_struct("s", 2, {{"a", e8, 0}}, /*kflag=*/true);
+    expect_rule(b, "BTF-AGG-010", "1-byte enum in a 2-byte kind_flag struct");
+  }
+  {
+    // A bitfield size on a pointer, where the offset word read as bits
+    // would land inside a 3 MiB struct.
+    synth::BtfBuilder b;
+    b.add_int("int", 4, 32, 1);
+    const uint32_t ptr = b.add_ptr(1);
+    b.add_struct("first", 8, {{"p", ptr, 0}});
+    b.add_struct("big", 3u << 20, {{"p", ptr, 0, 1}});
+    expect_rule(b, "BTF-AGG-015", "pointer with a bitfield size");
+  }
 }
 
 // A whole kernel's BTF, on one thread and on two.
