@@ -4,9 +4,14 @@
 #include "btf/check_records.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "btf/btf_rules.h"
 #include "btf/names.h"
@@ -17,6 +22,22 @@ namespace {
 
 constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 constexpr bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+// Bit j: kinds[j] is one of `Kinds`, for `count` <= 64 kinds.
+template <uint8_t... Kinds>
+inline uint64_t kind_mask(const uint8_t* kinds, uint32_t count) {
+  uint64_t mask = 0;
+  uint32_t j = 0;
+#if defined(__SSE2__)
+  for (; j + 16 <= count; j += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + j));
+    const __m128i in = (_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(Kinds))) | ...);
+    mask |= uint64_t(uint16_t(_mm_movemask_epi8(in))) << j;
+  }
+#endif
+  for (; j < count; ++j) mask |= uint64_t(((kinds[j] == Kinds) || ...)) << j;
+  return mask;
+}
 
 // Offsets of payload items inside a record, for locating findings.
 constexpr uint64_t item_offset(uint32_t item_size, uint32_t i) { return kTypeRecordSize + uint64_t(item_size) * i; }
@@ -62,41 +83,73 @@ class RecordChecker {
     }
   }
 
-  // Whether a record is one of the common shapes, and clean: then check()
-  // would find nothing, and its messages need not be prepared. Conservative:
-  // false sends the record to check(). Only for the newest kernels' rules.
-  bool plainly_clean(uint32_t local) const {
-    if (!screen_) return false;
-    const RecordHead& head = btf_.heads()[local];
-    const TypeRef t(btf_.type_section() + head.offset, head);
-    const uint32_t info = head.info, kind = info_kind(info);
-    const uint32_t plain = kind << 24;  // no kind_flag, no vlen, no stray bits
-    switch (kind) {
-      case kFunc: return (info & ~1u) == plain && own_identifier(t.name_off());  // static or global
-      case kFuncProto: return (info & ~0xffffu) == plain && !t.name_off() && plain_parameters(t);
-      case kPtr:
-      case kConst:
-      case kVolatile:
-      case kRestrict: return info == plain && !t.name_off() && t.type() <= kMaxTypeId;
-      case kTypedef: return info == plain && t.type() <= kMaxTypeId && own_identifier(t.name_off());
-      case kStruct:
-      case kUnion: return (info & ~(0x8000ffffu)) == plain && optional_identifier(t.name_off()) && plain_members(t);
-      case kEnum:
-      case kEnum64: return (info & ~(0x8000ffffu)) == plain && t.size() <= 8 && is_pow2(t.size()) &&
-                           optional_identifier(t.name_off()) && plain_enumerators(t);
-      case kArray:
-        return info == plain && !t.name_off() && !t.size() && t.payload(0) - 1 < kMaxTypeId &&
-               t.payload(1) - 1 < kMaxTypeId;
-      case kVar:
-        return info == plain && t.type() - 1 < kMaxTypeId && t.payload(0) <= 1 && own_identifier(t.name_off());
-      default: return false;
+  // Whether the screen knows the target kernel's rules: only the newest
+  // kernels' (see screen_).
+  bool screens() const { return screen_; }
+
+  // Marks in `dirty` (a bit per own type) every record that is not of the
+  // common shapes or not plainly clean: check() would find nothing in the
+  // others, and their messages need not be prepared. Conservative: a
+  // marked record may be clean. Kind by kind, because the kinds of a
+  // vmlinux alternate (FUNC, FUNC_PROTO, FUNC, ...) and a branch on each
+  // record's kind mostly goes the wrong way.
+  void screen(std::vector<uint64_t>& dirty) const {
+    std::vector<uint64_t> screened(dirty.size(), 0);
+    screen_kinds<kFunc>(dirty, screened, [this](TypeRef t) { return (t.info() & ~1u) == plain(t) && own_identifier(t.name_off()); });
+    screen_kinds<kFuncProto>(dirty, screened, [this](TypeRef t) {
+      return (t.info() & ~0xffffu) == plain(t) && !t.name_off() && plain_parameters(t);
+    });
+    screen_kinds<kPtr, kConst, kVolatile, kRestrict>(dirty, screened, [](TypeRef t) {
+      return t.info() == plain(t) && !t.name_off() && t.type() <= kMaxTypeId;
+    });
+    screen_kinds<kTypedef>(dirty, screened, [this](TypeRef t) {
+      return t.info() == plain(t) && t.type() <= kMaxTypeId && own_identifier(t.name_off());
+    });
+    screen_kinds<kStruct, kUnion>(dirty, screened, [this](TypeRef t) {
+      return (t.info() & ~0x8000ffffu) == plain(t) && optional_identifier(t.name_off()) && plain_members(t);
+    });
+    screen_kinds<kEnum, kEnum64>(dirty, screened, [this](TypeRef t) {
+      return (t.info() & ~0x8000ffffu) == plain(t) && t.size() <= 8 && is_pow2(t.size()) &&
+             optional_identifier(t.name_off()) && plain_enumerators(t);
+    });
+    screen_kinds<kArray>(dirty, screened, [](TypeRef t) {
+      return t.info() == plain(t) && !t.name_off() && !t.size() && t.payload(0) - 1 < kMaxTypeId &&
+             t.payload(1) - 1 < kMaxTypeId;
+    });
+    screen_kinds<kVar>(dirty, screened, [this](TypeRef t) {
+      return t.info() == plain(t) && t.type() - 1 < kMaxTypeId && t.payload(0) <= 1 && own_identifier(t.name_off());
+    });
+    // The other kinds are always checked.
+    const uint32_t n = btf_.own_count();
+    for (uint32_t w = 0; w < dirty.size(); ++w) {
+      const uint32_t count = std::min(64u, n - w * 64);
+      dirty[w] |= ~screened[w] & (count == 64 ? ~uint64_t(0) : (uint64_t(1) << count) - 1);
     }
   }
 
  private:
   const char* name(uint32_t off) const { return btf_.string_at(off); }
 
-  // --- plainly_clean(): names in this blob's own strings, items one by one.
+  // A record's info with its kind alone: no kind_flag, no vlen, no stray bits.
+  static uint32_t plain(TypeRef t) { return t.kind() << 24; }
+  // Runs `clean` on every record of one of `Kinds`, marks them in
+  // `screened`, and in `dirty` those it does not find clean.
+  template <uint8_t... Kinds, typename Clean>
+  void screen_kinds(std::vector<uint64_t>& dirty, std::vector<uint64_t>& screened, Clean clean) const {
+    const uint8_t* kinds = btf_.kinds();
+    const RecordHead* heads = btf_.heads();
+    for (uint32_t base = 0, n = btf_.own_count(); base < n; base += 64) {
+      const uint64_t of_kinds = kind_mask<Kinds...>(kinds + base, std::min(64u, n - base));
+      screened[base / 64] |= of_kinds;
+      for (uint64_t m = of_kinds; m; m &= m - 1) {
+        const uint32_t local = base + std::countr_zero(m);
+        if (!clean(TypeRef(btf_.type_section() + heads[local].offset, heads[local])))
+          dirty[local / 64] |= uint64_t(1) << (local % 64);
+      }
+    }
+  }
+
+  // --- the screen: names in this blob's own strings, items one by one.
   bool own_identifier(uint32_t off) const {
     return off <= kMaxNameOffset && own_names_.starts_identifier(off - btf_.string_start());
   }
@@ -423,7 +476,7 @@ class RecordChecker {
   // Targets before 6.1 limit names to 128 bytes, before 6.4 forbid dots: the
   // bitmap knows neither rule.
   const bool old_name_rules_ = !kernel_.has(Gate::kLongNames) || !kernel_.has(Gate::kDotsInNames);
-  // plainly_clean() knows the rules of kernels that have all of these.
+  // The screen knows the rules of kernels that have all of these.
   const bool screen_ = !old_name_rules_ && kernel_.has(Gate::kNameValidation) && kernel_.has(Gate::kFuncKinds) &&
                        kernel_.has(Gate::kFuncLinkage) && kernel_.has(Gate::kVarDatasec) &&
                        kernel_.has(Gate::kEnum64) && kernel_.has(Gate::kEnumSizes);
@@ -433,8 +486,15 @@ class RecordChecker {
 
 void check_records(const Btf& btf, Findings& findings, bool screen) {
   RecordChecker checker(btf, findings);
-  for (uint32_t id = btf.first_id(), end = btf.type_count(); id < end; ++id)
-    if (!screen || !checker.plainly_clean(id - btf.first_id())) checker.check(id);
+  const uint32_t first = btf.first_id(), n = btf.own_count();
+  if (!screen || !checker.screens()) {
+    for (uint32_t local = 0; local < n; ++local) checker.check(first + local);
+    return;
+  }
+  std::vector<uint64_t> dirty((n + 63) / 64, 0);
+  checker.screen(dirty);
+  for (uint32_t w = 0; w < dirty.size(); ++w)
+    for (uint64_t m = dirty[w]; m; m &= m - 1) checker.check(first + w * 64 + std::countr_zero(m));
 }
 
 }  // namespace elfmeta::btf
