@@ -4,16 +4,12 @@
 #include "btf/check_records.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "btf/btf_rules.h"
+#include "btf/kind_mask.h"
 #include "btf/names.h"
 #include "core/text.h"
 
@@ -22,22 +18,6 @@ namespace {
 
 constexpr uint32_t roundup_bytes(uint32_t bits) { return (bits >> 3) + ((bits & 7) != 0); }
 constexpr bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
-
-// Bit j: kinds[j] is one of `Kinds`, for `count` <= 64 kinds.
-template <uint8_t... Kinds>
-inline uint64_t kind_mask(const uint8_t* kinds, uint32_t count) {
-  uint64_t mask = 0;
-  uint32_t j = 0;
-#if defined(__SSE2__)
-  for (; j + 16 <= count; j += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + j));
-    const __m128i in = (_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(Kinds))) | ...);
-    mask |= uint64_t(uint16_t(_mm_movemask_epi8(in))) << j;
-  }
-#endif
-  for (; j < count; ++j) mask |= uint64_t(((kinds[j] == Kinds) || ...)) << j;
-  return mask;
-}
 
 // Offsets of payload items inside a record, for locating findings.
 constexpr uint64_t item_offset(uint32_t item_size, uint32_t i) { return kTypeRecordSize + uint64_t(item_size) * i; }
@@ -122,8 +102,7 @@ class RecordChecker {
     // The other kinds are always checked.
     const uint32_t n = btf_.own_count();
     for (uint32_t w = 0; w < dirty.size(); ++w) {
-      const uint32_t count = std::min(64u, n - w * 64);
-      dirty[w] |= ~screened[w] & (count == 64 ? ~uint64_t(0) : (uint64_t(1) << count) - 1);
+      dirty[w] |= ~screened[w] & chunk_bits(std::min(64u, n - w * 64));
     }
   }
 
@@ -136,17 +115,12 @@ class RecordChecker {
   // `screened`, and in `dirty` those it does not find clean.
   template <uint8_t... Kinds, typename Clean>
   void screen_kinds(std::vector<uint64_t>& dirty, std::vector<uint64_t>& screened, Clean clean) const {
-    const uint8_t* kinds = btf_.kinds();
     const RecordHead* heads = btf_.heads();
-    for (uint32_t base = 0, n = btf_.own_count(); base < n; base += 64) {
-      const uint64_t of_kinds = kind_mask<Kinds...>(kinds + base, std::min(64u, n - base));
-      screened[base / 64] |= of_kinds;
-      for (uint64_t m = of_kinds; m; m &= m - 1) {
-        const uint32_t local = base + std::countr_zero(m);
-        if (!clean(TypeRef(btf_.type_section() + heads[local].offset, heads[local])))
-          dirty[local / 64] |= uint64_t(1) << (local % 64);
-      }
-    }
+    for_each_of_kinds<Kinds...>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
+      const uint64_t bit = uint64_t(1) << (local % 64);
+      screened[local / 64] |= bit;
+      if (!clean(TypeRef(btf_.type_section() + heads[local].offset, heads[local]))) dirty[local / 64] |= bit;
+    });
   }
 
   // --- the screen: names in this blob's own strings, items one by one.
