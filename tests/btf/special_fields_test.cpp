@@ -8,6 +8,7 @@
 
 #include "btf/verifier.h"
 #include "core/diagnostic.h"
+#include "oracle/kernel_btf_oracle.h"
 #include "synth/btf_builder.h"
 
 namespace elfmeta::testing {
@@ -58,6 +59,25 @@ TEST(SpecialFields, PointersThatAreNotKptrs) {
             }),
             none);
   EXPECT_EQ(holder_of([](synth::BtfBuilder& b, uint32_t obj) { return b.add_type_tag("kptr", b.add_ptr(obj)); }), none);
+}
+
+// Only structs are scanned: two spin locks in a struct are refused, in a
+// union they are not looked at.
+TEST(SpecialFields, OnlyStructsAreScanned) {
+  for (const bool in_union : {false, true}) {
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);
+    const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+    if (in_union)
+      b.add_union("holder", 4, {{"a", lock, 0}, {"b", lock, 0}});
+    else
+      b.add_struct("holder", 8, {{"a", lock, 0}, {"b", lock, 32}});
+    const auto blob = b.build();
+    EXPECT_EQ(btf::bpf_load_accepts(blob), in_union) << (in_union ? "union" : "struct");
+    if (oracle::kernel_btf_oracle_available()) {
+      EXPECT_EQ(oracle::kernel_btf_load(blob).accepted, in_union) << (in_union ? "union" : "struct") << ": kernel";
+    }
+  }
 }
 
 }  // namespace

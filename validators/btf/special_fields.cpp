@@ -11,6 +11,7 @@
 #include <string>
 
 #include "btf/btf_rules.h"
+#include "btf/kind_mask.h"
 #include "core/text.h"
 
 namespace elfmeta::btf {
@@ -499,26 +500,28 @@ void FieldScanner::run() {
   uint32_t first_of_name[std::size(kTriggerNames)] = {};
   std::vector<uint32_t> triggers;
   const uint32_t n = btf_.type_count();
-  // Kinds from the byte-per-type array: most records are neither, and
-  // their heads need not be read.
   std::vector<uint32_t> structs;  // the second loop's, without a scan of all kinds
-  for (uint32_t i = 1; i < n; ++i) {
-    const uint32_t k = btf_.kind_of(i);
-    if (k == kStruct) {
-      structs.push_back(i);
-      const char* s = btf_.string_at(btf_.type(i).name_off());
-      // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
-      if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') continue;
-      for (size_t j = 0; j < std::size(kTriggerNames); ++j)
-        if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
-          first_of_name[j] = i;
-    } else if ((k == kPtr || k == kVolatile) && (load_mask_ & kKptrMask)) {
-      if (!kptr_shaped(i)) continue;
-      FieldInfo tmp;
-      if (find_kptr(btf_.type(i), 0, &tmp, kKptrMask) == 1) triggers.push_back(i);
-      failure_ = {};
-    }
-  }
+  auto consider_struct = [&](uint32_t id) {
+    structs.push_back(id);
+    const char* s = btf_.string_at(btf_.type(id).name_off());
+    // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
+    if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') return;
+    for (size_t j = 0; j < std::size(kTriggerNames); ++j)
+      if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
+        first_of_name[j] = id;
+  };
+  auto consider_pointer = [&](uint32_t id) {
+    if (!kptr_shaped(id)) return;
+    FieldInfo tmp;
+    if (find_kptr(btf_.type(id), 0, &tmp, kKptrMask) == 1) triggers.push_back(id);
+    failure_ = {};
+  };
+  // Kind by kind: most records are neither kind, and their heads need not
+  // be read. Base BTF only (see the header): its own types are all of them.
+  const uint32_t first = btf_.first_id();
+  for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) { consider_struct(first + local); });
+  if (load_mask_ & kKptrMask)
+    for_each_of_kinds<kPtr, kVolatile>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) { consider_pointer(first + local); });
   for (uint32_t id : first_of_name)
     if (id) triggers.push_back(id);
   if (triggers.empty()) return;
