@@ -285,7 +285,7 @@ Step Resolver::push(uint32_t id) {
 void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
   const uint32_t local = stack_[--depth_].id - first_;
   st_.ids[local] = resolved_id;
-  st_.sizes[local] = resolved_size;
+  if (resolved_size) st_.sizes[local] = resolved_size;  // the others stay 0 from the start
   st_.visit[local] = Visit::Resolved;
 }
 
@@ -609,7 +609,6 @@ bool Resolver::resolve_plain_func(uint32_t id) {
   const uint32_t proto_id = type(id).type(), local = id - first_, proto_local = proto_id - first_;
   if (proto_local >= own_ || kinds_[proto_local] != kFuncProto || !proto_named(proto_id)) return false;
   st_.ids[local] = proto_id;
-  st_.sizes[local] = 0;
   st_.visit[local] = Visit::Resolved;
   return true;
 }
@@ -639,7 +638,6 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
     if (target_state == Visit::Poisoned) return false;
   }
   st_.ids[local] = target;
-  st_.sizes[local] = 0;
   st_.visit[local] = Visit::Resolved;
   return true;
 }
@@ -763,8 +761,12 @@ void Resolver::check_func_proto(uint32_t id) {
     }
     --nargs;
   }
+  // The FUNCs of the prototype mostly follow it: whether its parameters are
+  // all named is best learned while they are read here.
+  bool named = true;
   for (uint32_t i = 0; i < nargs; ++i) {
     const Param p = param_at(t, i);
+    named &= !unnamed(p);
     if (known_operand(p.type)) continue;
     const uint64_t at = 12 + 8ull * i;
     auto which = [i] { return "parameter " + std::to_string(i + 1); };
@@ -784,6 +786,7 @@ void Resolver::check_func_proto(uint32_t id) {
     }
     remember_operand(p.type);
   }
+  protos_named_[id - first_] = named ? Named::Yes : Named::No;
 }
 
 void Resolver::run() {
