@@ -1,6 +1,8 @@
 // Speed of elfmeta's full kernel-equivalent BTF check on a whole vmlinux BTF,
 // against libbpf's btf__new (which only checks layout) and the kernel's own
 // BPF_BTF_LOAD, all on the same bytes in one process; prints the ratios.
+// BM_Pass_* time each pass of the check alone, on one thread (the parse
+// also on two), to show where the time goes (docs/btf.md, Speed).
 //
 //   bench/btf_check_bench [--btf FILE] [google benchmark flags]
 // FILE defaults to /sys/kernel/btf/vmlinux.
@@ -13,6 +15,11 @@
 #include <string>
 
 #include "btf/artifact_check.h"
+#include "btf/check_records.h"
+#include "btf/parse.h"
+#include "btf/resolve.h"
+#include "btf/special_fields.h"
+#include "btf/type_tags.h"
 #include "btf/verifier.h"
 #include "input/artifact.h"
 #include "oracle/kernel_btf_oracle.h"
@@ -66,8 +73,57 @@ void BM_KernelBtfLoad(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(g_blob.size()));
 }
 
+void BM_Pass_Parse(benchmark::State& state) {
+  elfmeta::NullSink sink;
+  const elfmeta::btf::CheckContext context;
+  elfmeta::btf::ParseOptions options;
+  options.concurrent = state.range(0);
+  for (auto _ : state) {
+    elfmeta::btf::Findings findings(context, sink);
+    auto btf = elfmeta::btf::parse(g_blob, options, findings);
+    benchmark::DoNotOptimize(btf);
+  }
+}
+
+// Runs `pass(btf, findings)` on the parsed blob.
+template <typename Pass>
+void time_pass(benchmark::State& state, Pass pass) {
+  elfmeta::NullSink sink;
+  const elfmeta::btf::CheckContext context;
+  elfmeta::btf::Findings findings(context, sink);
+  auto btf = elfmeta::btf::parse(g_blob, {}, findings);
+  if (!btf || !btf->types_complete()) {
+    state.SkipWithError("the blob does not parse");
+    return;
+  }
+  findings.set_btf(&*btf);
+  for (auto _ : state) pass(*btf, findings);
+}
+
+void BM_Pass_Records(benchmark::State& state) {
+  time_pass(state, [](const auto& btf, auto& findings) { elfmeta::btf::check_records(btf, findings); });
+}
+void BM_Pass_Reference(benchmark::State& state) {
+  time_pass(state, [](const auto& btf, auto& findings) {
+    elfmeta::btf::ResolveState resolved;
+    elfmeta::btf::resolve_types(btf, nullptr, resolved, findings);
+    benchmark::DoNotOptimize(resolved);
+  });
+}
+void BM_Pass_TypeTags(benchmark::State& state) {
+  time_pass(state, [](const auto& btf, auto& findings) { elfmeta::btf::check_type_tags(btf, findings, false); });
+}
+void BM_Pass_SpecialFields(benchmark::State& state) {
+  time_pass(state, [](const auto& btf, auto& findings) { elfmeta::btf::check_special_fields(btf, nullptr, findings); });
+}
+
 }  // namespace
 
+BENCHMARK(BM_Pass_Parse)->Arg(0)->Arg(1)->ArgName("two_threads")->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_Pass_Records)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_Pass_Reference)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_Pass_TypeTags)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_Pass_SpecialFields)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_ReadBytesOnce)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_ElfmetaKernelCheck)->Arg(0)->Arg(1)->ArgName("lints")->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_LibbpfBtfNew)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
