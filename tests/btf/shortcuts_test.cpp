@@ -77,18 +77,34 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
   EXPECT_GT(with_findings, compared / 4);
 }
 
+// A check with the shortcuts and one without both report `rule`, and
+// agree on everything else.
+void expect_rule_both_ways(const std::vector<uint8_t>& blob, const char* rule, const char* what) {
+  CheckOptions options;
+  options.assume_host_order = true;
+  const Outcome with = check(blob, options, true), without = check(blob, options, false);
+  EXPECT_NE(with.findings.find(rule), std::string::npos) << what << ":\n" << with.findings;
+  EXPECT_EQ(difference(with, without), "") << what;
+}
+
+// The record screen takes a name at offset 0 for none, also where the
+// string section does not start with a NUL (found by fuzz_btf).
+TEST(CheckShortcuts, NameOffsetZeroIsNoNameInABrokenStringSection) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  b.add_raw(0, synth::BtfBuilder::info(kTypedef), i32);
+  synth::BtfBlobParts parts = b.parts();
+  parts.strings[0] = 'x';  // offset 0 now starts "xint"
+  expect_rule_both_ways(parts.assemble(), "BTF-REF-004", "unnamed typedef");
+}
+
 // The reference pass keeps the shape of a member's type from the first
 // struct that had it, and checks later members by a plain byte fit. Where
 // the kernel's checks are not a byte fit, a later struct must still get
 // them: the rule fires with the shortcuts and without.
 TEST(CheckShortcuts, KeptMemberShapesStillGetTheKernelsChecks) {
   auto expect_rule = [](const synth::BtfBuilder& b, const char* rule, const char* what) {
-    const auto blob = b.build();
-    CheckOptions options;
-    options.assume_host_order = true;
-    const Outcome with = check(blob, options, true), without = check(blob, options, false);
-    EXPECT_NE(with.findings.find(rule), std::string::npos) << what << ":\n" << with.findings;
-    EXPECT_EQ(difference(with, without), "") << what;
+    expect_rule_both_ways(b.build(), rule, what);
   };
   {
     // A kind_flag struct counts a non-bitfield ENUM member as 4 bytes.

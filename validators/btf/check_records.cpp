@@ -124,8 +124,10 @@ class RecordChecker {
   }
 
   // --- the screen: names in this blob's own strings, items one by one.
+  // A required name: offset 0 is none, even where a broken string section
+  // does not start with a NUL.
   bool own_identifier(uint32_t off) const {
-    return off <= kMaxNameOffset && own_names_.starts_identifier(off - btf_.string_start());
+    return off && off <= kMaxNameOffset && own_names_.starts_identifier(off - btf_.string_start());
   }
   bool optional_identifier(uint32_t off) const { return !off || own_identifier(off); }
   bool plain_parameters(TypeRef t) const {
