@@ -2,10 +2,13 @@
 
 #include <elf.h>
 
+#include <sstream>
+
 #include "btf/artifact_check.h"
 #include "btf/xc/cross_check.h"
 #include "input/symbols.h"
 #include "core/diagnostic.h"
+#include "core/report.h"
 #include "orc/orc_format.h"
 #include "orc/verifier.h"
 #include "sframe/lookup.h"
@@ -42,6 +45,48 @@ std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16
     addr += (s.data.size() + 0xfff) & ~uint64_t(0xfff);
   }
   return w.write();
+}
+
+namespace {
+
+struct Outcome {
+  std::string findings;  // every diagnostic, as text
+  btf::CheckedBtf checked;
+};
+
+Outcome check_btf_blob(std::span<const uint8_t> blob, btf::CheckOptions options, bool shortcuts) {
+  options.shortcuts = shortcuts;
+  DiagnosticList list;
+  Outcome out;
+  out.checked = btf::check_btf(blob, nullptr, options, "blob", "", list);
+  std::ostringstream s;
+  for (const auto& d : list.items()) write_text(s, d);
+  out.findings = s.str();
+  return out;
+}
+
+std::string difference(const Outcome& with, const Outcome& without) {
+  if (with.findings != without.findings) return "findings differ:\n--- with\n" + with.findings + "--- without\n" + without.findings;
+  const btf::ResolveState* a = with.checked.resolve.get();
+  const btf::ResolveState* b = without.checked.resolve.get();
+  if (!a != !b) return "the reference pass ran only one way";
+  if (!a) return "";
+  for (size_t i = 0; i < a->visit.size(); ++i)
+    if (a->visit[i] != b->visit[i] || a->ids[i] != b->ids[i] || a->sizes[i] != b->sizes[i])
+      return "resolve state differs at own type " + std::to_string(i);
+  return "";
+}
+
+}  // namespace
+
+ShortcutComparison compare_shortcuts(std::span<const uint8_t> blob, btf::CheckOptions options) {
+  Outcome with = check_btf_blob(blob, options, true);
+  const Outcome without = check_btf_blob(blob, options, false);
+  ShortcutComparison c;
+  c.difference = difference(with, without);
+  c.resolved = with.checked.resolve != nullptr;
+  c.findings = std::move(with.findings);
+  return c;
 }
 
 std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_t* data, size_t size) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "btf/verifier.h"
 #include "core/diagnostic.h"
 #include "input/artifact.h"
 
@@ -39,6 +40,16 @@ void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 // fuzz_btf_xc's (u16 length, BTF, u16 length, .BTF_ids, kallsyms text): the
 // BTF cross-checks on synth::xc_image() with those symbols.
 void check_xc_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
+
+// A check of a BTF blob with the shortcuts (the record screen and the
+// reference pass's short ways) and one without, which must agree: fuzz_btf
+// aborts and the shortcut tests fail when they do not.
+struct ShortcutComparison {
+  std::string findings;    // the check with the shortcuts, every diagnostic as text
+  bool resolved = false;   // its reference pass ran
+  std::string difference;  // the first difference between the two checks, "" when none
+};
+ShortcutComparison compare_shortcuts(std::span<const uint8_t> blob, btf::CheckOptions options);
 
 // Splits fuzzer input into a length-prefixed head (first 2 bytes give its
 // size) and the rest.

@@ -3,45 +3,14 @@
 // a check must report the same findings and leave the same resolve state.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "btf/verifier.h"
-#include "core/report.h"
+#include "fuzz/fuzz_support.h"
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
 #include "tests/btf/differential_corpus.h"
 
 namespace elfmeta::btf {
 namespace {
-
-struct Outcome {
-  std::string findings;  // every diagnostic, as text
-  CheckedBtf checked;
-};
-
-Outcome check(std::span<const uint8_t> blob, CheckOptions options, bool shortcuts) {
-  options.shortcuts = shortcuts;
-  DiagnosticList list;
-  Outcome out;
-  out.checked = check_btf(blob, nullptr, options, "blob", "", list);
-  std::ostringstream s;
-  for (const auto& d : list.items()) write_text(s, d);
-  out.findings = s.str();
-  return out;
-}
-
-// The first difference between two checks of one blob, or "".
-std::string difference(const Outcome& with, const Outcome& without) {
-  if (with.findings != without.findings) return "findings differ:\n--- with\n" + with.findings + "--- without\n" + without.findings;
-  const ResolveState* a = with.checked.resolve.get();
-  const ResolveState* b = without.checked.resolve.get();
-  if (!a != !b) return "the reference pass ran only one way";
-  if (!a) return "";
-  for (size_t i = 0; i < a->visit.size(); ++i)
-    if (a->visit[i] != b->visit[i] || a->ids[i] != b->ids[i] || a->sizes[i] != b->sizes[i])
-      return "resolve state differs at own type " + std::to_string(i);
-  return "";
-}
 
 std::unique_ptr<input::Artifact> running_vmlinux() { return input::open_input("/sys/kernel/btf/vmlinux").artifact; }
 
@@ -66,11 +35,10 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
     options.kernel = KernelProfile(release);
     options.assume_host_order = true;
     for (const auto& sample : samples) {
-      const Outcome with = check(sample.blob, options, true), without = check(sample.blob, options, false);
-      const std::string diff = difference(with, without);
-      ASSERT_EQ(diff, "") << sample.source << " under " << release.str();
+      const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(sample.blob, options);
+      ASSERT_EQ(c.difference, "") << sample.source << " under " << release.str();
       ++compared;
-      with_findings += !with.findings.empty();
+      with_findings += !c.findings.empty();
     }
   }
   // Mutations must have produced findings for the comparison to mean much.
@@ -82,9 +50,9 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
 void expect_rule_both_ways(const std::vector<uint8_t>& blob, const char* rule, const char* what) {
   CheckOptions options;
   options.assume_host_order = true;
-  const Outcome with = check(blob, options, true), without = check(blob, options, false);
-  EXPECT_NE(with.findings.find(rule), std::string::npos) << what << ":\n" << with.findings;
-  EXPECT_EQ(difference(with, without), "") << what;
+  const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(blob, options);
+  EXPECT_NE(c.findings.find(rule), std::string::npos) << what << ":\n" << c.findings;
+  EXPECT_EQ(c.difference, "") << what;
 }
 
 // The record screen takes a name at offset 0 for none, also where the
@@ -134,9 +102,9 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheRunningKernelsBtf) {
   for (const bool concurrent : {false, true}) {
     CheckOptions options;
     options.concurrent = concurrent;
-    const Outcome with = check(vmlinux->raw, options, true), without = check(vmlinux->raw, options, false);
-    ASSERT_TRUE(with.checked.resolve);
-    EXPECT_EQ(difference(with, without), "");
+    const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(vmlinux->raw, options);
+    ASSERT_TRUE(c.resolved);
+    EXPECT_EQ(c.difference, "");
   }
 }
 

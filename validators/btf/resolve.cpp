@@ -161,6 +161,8 @@ class Resolver {
 
   Step push(uint32_t id);
   void pop(uint32_t resolved_id, uint32_t resolved_size);
+  // What pop() stores, also for the types resolved without the stack.
+  void mark_resolved(uint32_t local, uint32_t resolved_id, uint32_t resolved_size);
   Frame& top() { return stack_[depth_ - 1]; }
 
   // --- one step per kind
@@ -283,7 +285,10 @@ Step Resolver::push(uint32_t id) {
 }
 
 void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
-  const uint32_t local = stack_[--depth_].id - first_;
+  mark_resolved(stack_[--depth_].id - first_, resolved_id, resolved_size);
+}
+
+void Resolver::mark_resolved(uint32_t local, uint32_t resolved_id, uint32_t resolved_size) {
   st_.ids[local] = resolved_id;
   if (resolved_size) st_.sizes[local] = resolved_size;  // the others stay 0 from the start
   st_.visit[local] = Visit::Resolved;
@@ -608,8 +613,7 @@ Step Resolver::resolve_func(const Frame& v, TypeRef t) {
 bool Resolver::resolve_plain_func(uint32_t id) {
   const uint32_t proto_id = type(id).type(), local = id - first_, proto_local = proto_id - first_;
   if (proto_local >= own_ || kinds_[proto_local] != kFuncProto || !proto_named(proto_id)) return false;
-  st_.ids[local] = proto_id;
-  st_.visit[local] = Visit::Resolved;
+  mark_resolved(local, proto_id, 0);
   return true;
 }
 
@@ -637,8 +641,7 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
     }
     if (target_state == Visit::Poisoned) return false;
   }
-  st_.ids[local] = target;
-  st_.visit[local] = Visit::Resolved;
+  mark_resolved(local, target, 0);
   return true;
 }
 

@@ -501,7 +501,11 @@ void FieldScanner::run() {
   std::vector<uint32_t> triggers;
   const uint32_t n = btf_.type_count();
   std::vector<uint32_t> structs;  // the second loop's, without a scan of all kinds
-  auto consider_struct = [&](uint32_t id) {
+  // Kind by kind: most records are neither kind, and their heads need not
+  // be read. Base BTF only (see the header): its own types are all of them.
+  const uint32_t first = btf_.first_id();
+  for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
+    const uint32_t id = first + local;
     structs.push_back(id);
     const char* s = btf_.string_at(btf_.type(id).name_off());
     // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
@@ -509,19 +513,15 @@ void FieldScanner::run() {
     for (size_t j = 0; j < std::size(kTriggerNames); ++j)
       if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s)
         first_of_name[j] = id;
-  };
-  auto consider_pointer = [&](uint32_t id) {
-    if (!kptr_shaped(id)) return;
-    FieldInfo tmp;
-    if (find_kptr(btf_.type(id), 0, &tmp, kKptrMask) == 1) triggers.push_back(id);
-    failure_ = {};
-  };
-  // Kind by kind: most records are neither kind, and their heads need not
-  // be read. Base BTF only (see the header): its own types are all of them.
-  const uint32_t first = btf_.first_id();
-  for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) { consider_struct(first + local); });
+  });
   if (load_mask_ & kKptrMask)
-    for_each_of_kinds<kPtr, kVolatile>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) { consider_pointer(first + local); });
+    for_each_of_kinds<kPtr, kVolatile>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
+      const uint32_t id = first + local;
+      if (!kptr_shaped(id)) return;
+      FieldInfo tmp;
+      if (find_kptr(btf_.type(id), 0, &tmp, kKptrMask) == 1) triggers.push_back(id);
+      failure_ = {};
+    });
   for (uint32_t id : first_of_name)
     if (id) triggers.push_back(id);
   if (triggers.empty()) return;
