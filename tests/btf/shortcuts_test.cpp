@@ -95,6 +95,70 @@ TEST(CheckShortcuts, KeptMemberShapesStillGetTheKernelsChecks) {
   }
 }
 
+// Member shapes are also known before any struct had them: those of
+// pointers, INTs and ENUMs from the start, those of aggregates and arrays
+// once they are resolved. A shape must still be the one the kernel would
+// see at that point of its pass.
+TEST(CheckShortcuts, RememberedShapesFollowTheResolveOrder) {
+  {
+    // A typedef of an array, resolved from a pointer before the array is:
+    // the kernel sees the array's size so far (0), later its real size.
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);
+    b.add_ptr(3);
+    const uint32_t t = b.add_typedef("t", 5);
+    b.add_struct("early", 4, {{"a", t, 0}});
+    b.add_array(i32, i32, 2);
+    b.add_struct("late", 4, {{"a", t, 0}});
+    CheckOptions options;
+    options.assume_host_order = true;
+    const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
+    EXPECT_EQ(c.difference, "");
+    EXPECT_NE(c.findings.find("BTF-AGG-010"), std::string::npos) << c.findings;
+    EXPECT_NE(c.findings.find("[type 6 STRUCT 'late']"), std::string::npos) << c.findings;
+    EXPECT_EQ(c.findings.find("'early'"), std::string::npos) << "the early struct passes:\n" << c.findings;
+  }
+  {
+    // A resolved array's shape is its size: a later, smaller struct fails.
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);
+    const uint32_t array = b.add_array(i32, i32, 4);
+    b.add_struct("fits", 16, {{"a", array, 0}});
+    b.add_struct("small", 8, {{"a", array, 0}});
+    expect_rule_both_ways(b.build(), "BTF-AGG-010", "16-byte array in an 8-byte struct");
+  }
+  {
+    // A pointer that fails after a struct had it as a member: the structs
+    // after it fail with it, silently.
+    synth::BtfBuilder b;
+    b.add_int("int", 4, 32, 1);
+    b.add_struct("early", 8, {{"p", 3, 0}});
+    b.add_ptr(4);
+    b.add_typedef("t", 3);
+    b.add_struct("late", 8, {{"p", 3, 0}});
+    expect_rule_both_ways(b.build(), "BTF-TYPE-009", "pointer in a reference cycle");
+  }
+  {
+    // A pointer the record checks flagged is no member shape.
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);
+    const uint32_t named_ptr = b.add_raw(b.str("p"), synth::BtfBuilder::info(kPtr), i32);
+    b.add_struct("s", 8, {{"p", named_ptr, 0}});
+    expect_rule_both_ways(b.build(), "BTF-REF-006", "named pointer");
+  }
+}
+
+// A prototype whose operand types earlier prototypes had is checked in one
+// go; it must still learn that a parameter has no name.
+TEST(CheckShortcuts, KnownOperandsStillNeedNamedParameters) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  b.add_func_proto(i32, {{"a", i32}});
+  const uint32_t unnamed = b.add_func_proto(i32, {{"", i32}});
+  b.add_func("f", unnamed);
+  expect_rule_both_ways(b.build(), "BTF-FUNC-005", "FUNC whose prototype has an unnamed parameter");
+}
+
 // A whole kernel's BTF, on one thread and on two.
 TEST(CheckShortcuts, SameFindingsAndStateOnTheRunningKernelsBtf) {
   auto vmlinux = running_vmlinux();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "btf/btf_rules.h"
+#include "btf/kind_mask.h"
 #include "btf/names.h"
 #include "core/text.h"
 
@@ -71,7 +72,8 @@ struct MemberShape {
       case kEnum64: return std::max(word, 4u);
       case kPtr: return kPointerSize;
       case kStruct:
-      case kUnion: return word;
+      case kUnion:
+      case kArray: return word;
       default: return kPlain;
     }
   }
@@ -219,14 +221,32 @@ class Resolver {
   // the type it resolves to and the word the checks read of it (MemberShape;
   // 0: none yet). Neither changes once the type is resolved, nor, for the
   // types a struct does not resolve first, at all, unless the type fails
-  // later (the entry is then cleared); arrays are left out (a typedef may
-  // name one that is resolved later). A struct's members mostly have types
-  // that others had: one load instead of a walk of the chain.
+  // later (the entry is then cleared). An array counts once it is resolved
+  // (a typedef resolved from a pointer may name one that is not yet, whose
+  // size is then 0). Pointers, INTs and ENUMs have theirs from the start,
+  // aggregates and arrays from when they are resolved. A struct's members
+  // mostly have types that others had: one load instead of a walk of the
+  // chain.
   std::vector<uint32_t> member_shapes_;
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
   std::vector<uint8_t> operand_ok_;
   bool known_operand(uint32_t id) const { return shortcuts_ && id - first_ < own_ && operand_ok_[id - first_]; }
+  // Whether all of a prototype's operands are known (then it learns whether
+  // its parameters are named, and its check is done): no branch per
+  // operand. operand_ok_ has an entry past the own types, for the others.
+  bool known_operands(uint32_t local, TypeRef proto) {
+    const uint32_t ret = proto.type();
+    uint8_t known = (ret == 0) | operand_ok_[std::min(ret - first_, own_)];
+    uint8_t named = 1;
+    for (uint32_t i = 0, n = proto.vlen(); i < n; ++i) {
+      const Param p = param_at(proto, i);
+      known &= operand_ok_[std::min(p.type - first_, own_)];
+      named &= p.name_off != 0;
+    }
+    if (known) protos_named_[local] = named ? Named::Yes : Named::No;
+    return known;
+  }
   void remember_operand(uint32_t id) {
     if (id - first_ < own_) operand_ok_[id - first_] = 1;
   }
@@ -242,6 +262,11 @@ class Resolver {
     for (uint32_t i = 0; i < proto.vlen() && named; ++i) named = !unnamed(param_at(proto, i));
     if (local < own_) protos_named_[local] = named ? Named::Yes : Named::No;
     return named;
+  }
+  // A resolved aggregate's or array's shape as a member, before any member
+  // has it: neither changes once the type is resolved.
+  void remember_shape(uint32_t id, uint32_t kind, uint32_t size) {
+    if (shortcuts_) member_shapes_[id - first_] = MemberShape{kind, size}.pack();
   }
   bool resolve_plain_func(uint32_t id);
   bool resolve_plain_ref(uint32_t id, uint32_t kind);
@@ -413,6 +438,7 @@ Step Resolver::resolve_array(const Frame& v, TypeRef t) {
                std::to_string(nelems) + " elements of " + std::to_string(esz->size) + " bytes overflow u32", 20);
     return Step::Failed;
   }
+  remember_shape(v.id, kArray, esz->size * nelems);
   pop(esz->id, esz->size * nelems);
   return Step::Ok;
 }
@@ -460,6 +486,7 @@ Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
     }
     if (Step s = check_member_as(v.id, t, i, m, mt, m.type, kflag); s != Step::Ok) return s;
   }
+  remember_shape(v.id, t.kind(), t.size());
   pop(0, 0);
   return Step::Ok;
 }
@@ -487,7 +514,7 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
   }
   const uint32_t word = k == kInt ? mt.payload(0) : k == kArray ? st_.resolved_size(mt_id) : mt.size();
   const Step s = check_member_shape(agg_id, agg, index, m, k, word, kflag);
-  if (const uint32_t local = m.type - first_; shortcuts_ && s == Step::Ok && k != kArray && local < own_)
+  if (const uint32_t local = m.type - first_; shortcuts_ && s == Step::Ok && (k != kArray || resolved(mt_id)) && local < own_)
     member_shapes_[local] = MemberShape{k, word}.pack();
   return s;
 }
@@ -742,6 +769,7 @@ bool Resolver::resolve(uint32_t root) {
 void Resolver::check_func_proto(uint32_t id) {
   const TypeRef t = type(id);
   const uint32_t ret = t.type();
+  if (shortcuts_ && known_operands(id - first_, t)) return;
   if (ret && !known_operand(ret)) {
     if (!exists(ret) || source_only(kind(ret))) {
       f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
@@ -800,10 +828,19 @@ void Resolver::run() {
   st_.visit.assign(n, Visit::NotVisited);
   protos_named_.assign(n, Named::Unknown);
   member_shapes_.assign(shortcuts_ ? n : 0, 0);
-  operand_ok_.assign(n, 0);
+  operand_ok_.assign(n + 1, 0);
   if (f_.any_flagged())
     for (uint32_t i = 0; i < n; ++i)
       if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
+  if (shortcuts_)  // the kinds that are members without being resolved
+    for_each_of_kinds<kPtr, kInt, kEnum, kEnum64>(kinds_, n, [&](uint32_t local) {
+      if (st_.visit[local] == Visit::Poisoned) return;
+      const uint32_t k = kinds_[local];
+      member_shapes_[local] =
+          MemberShape{k, k == kInt ? TypeRef(types_ + heads_[local].offset, heads_[local]).payload(0)
+                                   : heads_[local].size_or_type}
+              .pack();
+    });
   for (uint32_t id = first; id < first + n; ++id) {
     const uint32_t k = kinds_[id - first];
     if (needs_resolve(k) && !resolved(id) &&
