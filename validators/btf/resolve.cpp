@@ -268,6 +268,10 @@ class Resolver {
   void remember_shape(uint32_t id, uint32_t kind, uint32_t size) {
     if (shortcuts_) member_shapes_[id - first_] = MemberShape{kind, size}.pack();
   }
+  // A resolved typedef or qualifier is, as a member, what it resolves to.
+  void inherit_shape(uint32_t id, uint32_t resolved_id) {
+    if (const uint32_t from = resolved_id - first_; shortcuts_ && from < own_) member_shapes_[id - first_] = member_shapes_[from];
+  }
   bool resolve_plain_func(uint32_t id);
   bool resolve_plain_ref(uint32_t id, uint32_t kind);
 };
@@ -362,6 +366,7 @@ Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
     if (r.kind() == kPtr && !sink(r) && !resolved(rid)) return push(rid);
   }
   if (auto sized = id_size(next_id)) {
+    if (t.kind() != kPtr) inherit_shape(v.id, sized->id);
     pop(sized->id, 0);
     return Step::Ok;
   }
@@ -668,6 +673,7 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
     }
     if (target_state == Visit::Poisoned) return false;
   }
+  if (kind != kPtr) inherit_shape(id, target);
   mark_resolved(local, target, 0);
   return true;
 }
