@@ -159,6 +159,19 @@ TEST(CheckShortcuts, KnownOperandsStillNeedNamedParameters) {
   expect_rule_both_ways(b.build(), "BTF-FUNC-005", "FUNC whose prototype has an unnamed parameter");
 }
 
+// A pointer, typedef or qualifier counts as a known operand from when it is
+// resolved, if it then has a size: a typedef of a forward declaration has
+// none, a pointer to one has.
+TEST(CheckShortcuts, OperandsResolvedWithoutASizeAreNotKnown) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  const uint32_t fwd = b.add_fwd("opaque");
+  const uint32_t t = b.add_typedef("opaque_t", fwd);
+  const uint32_t ptr = b.add_ptr(fwd);
+  b.add_func_proto(i32, {{"a", ptr}, {"b", t}});
+  expect_rule_both_ways(b.build(), "BTF-PROTO-005", "typedef of a FWD as a parameter");
+}
+
 // A whole kernel's BTF, on one thread and on two.
 TEST(CheckShortcuts, SameFindingsAndStateOnTheRunningKernelsBtf) {
   auto vmlinux = running_vmlinux();

@@ -247,6 +247,8 @@ class Resolver {
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
     return known;
   }
+  // Also for the pointers, typedefs and qualifiers found to have a size
+  // when they are resolved.
   void remember_operand(uint32_t id) {
     if (id - first_ < own_) operand_ok_[id - first_] = 1;
   }
@@ -273,6 +275,11 @@ class Resolver {
     if (const uint32_t from = resolved_id - first_; shortcuts_ && from < own_) member_shapes_[id - first_] = member_shapes_[from];
   }
   bool resolve_plain_func(uint32_t id);
+  // resolve() of an own type a prototype has, the short way where it can.
+  bool resolve_operand(uint32_t id) {
+    const uint32_t k = kind(id);
+    return (shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k)) || resolve(id);
+  }
   bool resolve_plain_ref(uint32_t id, uint32_t kind);
 };
 
@@ -367,6 +374,7 @@ Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
   }
   if (auto sized = id_size(next_id)) {
     if (t.kind() != kPtr) inherit_shape(v.id, sized->id);
+    remember_operand(v.id);
     pop(sized->id, 0);
     return Step::Ok;
   }
@@ -379,6 +387,7 @@ Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
     f_.at_type(rules::REF_007, v.id, "target " + describe(next_id) + " has no size", 8);
     return Step::Failed;
   }
+  if (t.kind() == kPtr) remember_operand(v.id);
   pop(next_id, 0);
   return Step::Ok;
 }
@@ -658,7 +667,8 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
   if (target) {
     if (target_local >= own_) return false;
     const Visit target_state = st_.visit[target_local];
-    switch (kinds_[target_local]) {
+    const uint32_t target_kind = kinds_[target_local];
+    switch (target_kind) {
       case kInt:
       case kEnum:
       case kEnum64:
@@ -672,6 +682,9 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
       default: return false;
     }
     if (target_state == Visit::Poisoned) return false;
+    if (kind == kPtr || (target_kind != kFwd && target_kind != kFuncProto)) remember_operand(id);
+  } else if (kind == kPtr) {
+    remember_operand(id);
   }
   if (kind != kPtr) inherit_shape(id, target);
   mark_resolved(local, target, 0);
@@ -783,7 +796,7 @@ void Resolver::check_func_proto(uint32_t id) {
     }
     const Visit state = visit_of(ret);
     if (state == Visit::Poisoned) return;
-    if (state < Visit::Resolved && needs_resolve(kind(ret)) && !resolve(ret)) return;
+    if (state < Visit::Resolved && needs_resolve(kind(ret)) && !resolve_operand(ret)) return;
     if (!has_size(ret)) {
       f_.at_type(rules::PROTO_003, id, "return type " + describe(ret) + " has no size", 8);
       return;
@@ -813,7 +826,7 @@ void Resolver::check_func_proto(uint32_t id) {
     }
     const Visit state = visit_of(p.type);
     if (state == Visit::Poisoned) continue;
-    if (state < Visit::Resolved && needs_resolve(kind(p.type)) && !resolve(p.type)) return;
+    if (state < Visit::Resolved && needs_resolve(kind(p.type)) && !resolve_operand(p.type)) return;
     if (!has_size(p.type)) {
       if (p.type == 0)
         f_.at_type(rules::PROTO_004, id, which() + " is a vararg but not the last parameter", at + 4);
