@@ -39,4 +39,14 @@ void for_each_of_kinds(const uint8_t* kinds, uint32_t n, Fn fn) {
       fn(base + static_cast<uint32_t>(std::countr_zero(m)));
 }
 
+// Calls fn(i) for every i < n with kinds[i] none of `Kinds`, in order.
+template <uint8_t... Kinds, typename Fn>
+void for_each_not_of_kinds(const uint8_t* kinds, uint32_t n, Fn fn) {
+  for (uint32_t base = 0; base < n; base += 64) {
+    const uint32_t count = n - base < 64 ? n - base : 64;
+    for (uint64_t m = ~kind_mask<Kinds...>(kinds + base, count) & chunk_bits(count); m; m &= m - 1)
+      fn(base + static_cast<uint32_t>(std::countr_zero(m)));
+  }
+}
+
 }  // namespace elfmeta::btf

@@ -124,14 +124,21 @@ class Resolver {
     if (local < own_) return TypeRef(types_ + heads_[local].offset, heads_[local]);
     return btf_.type(id);
   }
-  // Void is never resolved: it is not a type the pass visits.
-  Visit visit_of(uint32_t id) const {
+  // Void is never resolved: it is not a type the pass visits. FUNCs are
+  // resolved after the other types (see run()); a FUNC below the root the
+  // pass is at is resolved when it is looked at, as the kernel's pass would
+  // have resolved it at its turn.
+  Visit visit_of(uint32_t id) {
     const uint32_t local = id - first_;
-    if (local < own_) return st_.visit[local];
+    if (local < own_) {
+      const Visit v = st_.visit[local];
+      if (v == Visit::NotVisited && id < root_ && kinds_[local] == kFunc) return resolve_func_alone(id);
+      return v;
+    }
     return id == 0 ? Visit::NotVisited : st_.state(id);
   }
-  bool resolved(uint32_t id) const { return visit_of(id) >= Visit::Resolved; }
-  bool poisoned(uint32_t id) const { return visit_of(id) == Visit::Poisoned; }
+  bool resolved(uint32_t id) { return visit_of(id) >= Visit::Resolved; }
+  bool poisoned(uint32_t id) { return visit_of(id) == Visit::Poisoned; }
   bool sink(TypeRef next) const {
     const uint32_t k = next.kind();
     switch (mode_) {
@@ -174,6 +181,8 @@ class Resolver {
   Step resolve_array(const Frame& v, TypeRef t);
   Step resolve_aggregate(Frame& v, TypeRef t);
   Step resolve_func(const Frame& v, TypeRef t);
+  bool func_ok(uint32_t id, TypeRef t);
+  Visit resolve_func_alone(uint32_t id);
   Step resolve_decl_tag(const Frame& v, TypeRef t);
   Step resolve_datasec(Frame& v, TypeRef t);
   Step check_member(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m);
@@ -215,6 +224,7 @@ class Resolver {
   uint32_t depth_ = 0;
   Mode mode_ = Mode::Tbd;
   uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
+  uint32_t root_ = 0;           // the type the root loop is at
   enum class Named : uint8_t { Unknown, Yes, No };
   std::vector<Named> protos_named_;  // per own FUNC_PROTO: are all its typed parameters named?
   // Per own type that a member had and passed the checks with: the kind of
@@ -629,23 +639,43 @@ Step Resolver::check_member_shape(uint32_t agg_id, TypeRef agg, uint32_t index, 
 }
 
 Step Resolver::resolve_func(const Frame& v, TypeRef t) {
+  if (!func_ok(v.id, t)) return Step::Failed;
+  pop(t.type(), 0);
+  return Step::Ok;
+}
+
+// The FUNC checks, with their findings.
+bool Resolver::func_ok(uint32_t id, TypeRef t) {
   const uint32_t proto_id = t.type();
   if (!exists(proto_id) || kind(proto_id) != kFuncProto) {
-    f_.at_type(rules::FUNC_004, v.id,
+    f_.at_type(rules::FUNC_004, id,
                "type " + (exists(proto_id) ? describe(proto_id) : std::to_string(proto_id) + " (missing)") +
                    " is not a FUNC_PROTO",
                8);
-    return Step::Failed;
+    return false;
   }
   if (!proto_named(proto_id)) {
     const TypeRef proto = type(proto_id);
     for (uint32_t i = 0; i < proto.vlen(); ++i)
       if (unnamed(param_at(proto, i)))
-        f_.at_type(rules::FUNC_005, v.id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
-    return Step::Failed;
+        f_.at_type(rules::FUNC_005, id, "parameter " + std::to_string(i + 1) + " of " + describe(proto_id) + " is unnamed", 8);
+    return false;
   }
-  pop(proto_id, 0);
-  return Step::Ok;
+  return true;
+}
+
+// What resolve() of a FUNC as the root does. A FUNC pushes nothing, so this
+// needs no stack (and leaves the one in use alone).
+Visit Resolver::resolve_func_alone(uint32_t id) {
+  const uint32_t local = id - first_;
+  if (shortcuts_ && resolve_plain_func(id)) return Visit::Resolved;
+  const TypeRef t = type(id);
+  if (func_ok(id, t)) {
+    mark_resolved(local, t.type(), 0);
+    return Visit::Resolved;
+  }
+  st_.visit[local] = Visit::Poisoned;
+  return Visit::Poisoned;
 }
 
 // What resolve() of a FUNC does when it finds nothing wrong (one FUNC in
@@ -860,13 +890,24 @@ void Resolver::run() {
                                    : heads_[local].size_or_type}
               .pack();
     });
-  for (uint32_t id = first; id < first + n; ++id) {
-    const uint32_t k = kinds_[id - first];
-    if (needs_resolve(k) && !resolved(id) &&
-        !(shortcuts_ && (k == kFunc ? resolve_plain_func(id) : (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k))))
+  // In id order, as the kernel does, but for the kinds that never need
+  // anything, and the FUNCs: one type in two, and alike, they follow in a
+  // loop of their own (see visit_of()). A branch on each type's kind in one
+  // loop mostly goes the wrong way, so many kinds alternate.
+  for_each_not_of_kinds<kInt, kEnum, kFwd, kFunc, kFloat, kEnum64>(kinds_, n, [&](uint32_t local) {
+    const uint32_t id = first + local, k = kinds_[local];
+    root_ = id;
+    if (k == kFuncProto) {
+      if (!f_.flagged(id)) check_func_proto(id);
+    } else if (needs_resolve(k) && !resolved(id) &&
+               !(shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k))) {
       resolve(id);
-    if (k == kFuncProto && !f_.flagged(id)) check_func_proto(id);
-  }
+    }
+  });
+  root_ = count_;
+  for_each_of_kinds<kFunc>(kinds_, n, [&](uint32_t local) {
+    if (st_.visit[local] == Visit::NotVisited) resolve_func_alone(first + local);
+  });
 }
 
 }  // namespace
