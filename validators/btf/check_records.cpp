@@ -126,14 +126,28 @@ class RecordChecker {
   // --- the screen: names in this blob's own strings, items one by one.
   // A required name: offset 0 is none, even where a broken string section
   // does not start with a NUL.
+  // Without branches (& on bools): fixed_count() reads names that count
+  // for nothing.
   bool own_identifier(uint32_t off) const {
-    return off && off <= kMaxNameOffset && own_names_.starts_identifier(off - btf_.string_start());
+    return (off != 0) & (off <= kMaxNameOffset) & own_names_.starts_identifier(off - btf_.string_start());
   }
-  bool optional_identifier(uint32_t off) const { return !off || own_identifier(off); }
+  bool optional_identifier(uint32_t off) const { return (off == 0) | own_identifier(off); }
+  // Whether a record's first `count` items of `item_size` bytes may be read
+  // whatever its vlen, as long as those past it count for nothing: a loop
+  // of a fixed count has no end that goes the wrong way once a record.
+  bool fixed_count(TypeRef t, uint32_t count, uint32_t item_size) const {
+    return t.vlen() <= count && size_t(types_end_ - t.bytes()) >= kTypeRecordSize + count * item_size;
+  }
+  static constexpr uint32_t kFewItems = 4;
   bool plain_parameters(TypeRef t) const {
-    for (uint32_t i = 0, n = t.vlen(); i < n; ++i)
-      if (!optional_identifier(param_at(t, i).name_off)) return false;
-    return true;
+    const uint32_t n = t.vlen();
+    bool plain = true;
+    if (fixed_count(t, kFewItems, 8)) {
+      for (uint32_t i = 0; i < kFewItems; ++i) plain &= (i >= n) | optional_identifier(param_at(t, i).name_off);
+      return plain;
+    }
+    for (uint32_t i = 0; i < n; ++i) plain &= optional_identifier(param_at(t, i).name_off);
+    return plain;
   }
   bool plain_members(TypeRef t) const {
     const bool is_union = t.kind() == kUnion;
@@ -449,6 +463,7 @@ class RecordChecker {
   uint32_t id_ = 0;
   bool name_ok_ = true;
   const IdentifierMap own_names_;
+  const uint8_t* const types_end_ = btf_.type_section() + btf_.header().type_len;
   // Targets before 6.1 limit names to 128 bytes, before 6.4 forbid dots: the
   // bitmap knows neither rule.
   const bool old_name_rules_ = !kernel_.has(Gate::kLongNames) || !kernel_.has(Gate::kDotsInNames);

@@ -183,11 +183,11 @@ bool has_avx2() { return false; }
 // The run at the end of a block (its low bits) is ended in a later block, by
 // a NUL or not, and is a name only within kMaxNameLength bytes of that end.
 IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
-    : starts_((uint64_t(length) + 63) / 64) {
+    : starts_((uint64_t(length) + 63) / 64 + 1), past_(static_cast<uint32_t>(starts_.size() - 1)) {
   const auto classify = wide && has_avx2() ? classify_64_avx2 : classify_64;
   bool next_stop_is_nul = false;    // the first non-name byte at or after the block above
   uint64_t next_stop_distance = 0;  // from the start of the block above to that byte
-  for (size_t b = starts_.size(); b-- > 0;) {
+  for (size_t b = past_; b-- > 0;) {
     const uint8_t* p = strings + 64 * b;
     uint8_t tail[64];
     if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL

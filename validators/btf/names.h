@@ -1,6 +1,7 @@
 // The kernel's name rules for BTF records.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -70,12 +71,15 @@ class IdentifierMap {
   // Bit 63 - i of word w stands for offset 64 * w + i: in that order a run
   // of name bytes lies at higher bits than the byte that ends it, and one
   // addition fills the runs that a NUL ends (see names.cpp).
+  // Without a branch: an offset past the section reads the zero word kept
+  // after the others.
   bool starts_identifier(uint32_t rel) const {
-    return rel / 64 < starts_.size() && (starts_[rel / 64] >> (63 - rel % 64) & 1);
+    return starts_[std::min<uint32_t>(rel / 64, past_)] >> (63 - rel % 64) & 1;
   }
 
  private:
   std::vector<uint64_t> starts_;
+  uint32_t past_;  // index of the zero word
 };
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",

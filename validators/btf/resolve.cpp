@@ -104,6 +104,7 @@ class Resolver {
         heads_(btf.heads()),
         types_(btf.type_section()),
         kinds_(btf.kinds()),
+        types_len_(btf.header().type_len),
         first_(btf.first_id()),
         own_(btf.own_count()),
         count_(btf.type_count()) {}
@@ -219,6 +220,7 @@ class Resolver {
   const RecordHead* heads_;
   const uint8_t* types_;
   const uint8_t* kinds_;
+  const uint32_t types_len_;
   const uint32_t first_, own_, count_;
   Frame stack_[kMaxResolveDepth];
   uint32_t depth_ = 0;
@@ -246,17 +248,30 @@ class Resolver {
   // its parameters are named, and its check is done): no branch per
   // operand. operand_ok_ has an entry past the own types, for the others.
   bool known_operands(uint32_t local, TypeRef proto) {
-    const uint32_t ret = proto.type();
+    const uint32_t ret = proto.type(), n = proto.vlen();
     uint8_t known = (ret == 0) | operand_ok_[std::min(ret - first_, own_)];
     uint8_t named = 1;
-    for (uint32_t i = 0, n = proto.vlen(); i < n; ++i) {
-      const Param p = param_at(proto, i);
-      known &= operand_ok_[std::min(p.type - first_, own_)];
-      named &= p.name_off != 0;
+    if (n <= kFewParams && heads_[local].offset + 12 + 8 * kFewParams <= types_len_) {
+      // A fixed count, so that the loop's end is no branch that goes the
+      // wrong way once a prototype; the words past the last parameter (of
+      // the next records) count for nothing.
+      for (uint32_t i = 0; i < kFewParams; ++i) {
+        const Param p = param_at(proto, i);
+        const uint8_t beyond = i >= n;
+        known &= beyond | operand_ok_[std::min(p.type - first_, own_)];
+        named &= beyond | (p.name_off != 0);
+      }
+    } else {
+      for (uint32_t i = 0; i < n; ++i) {
+        const Param p = param_at(proto, i);
+        known &= operand_ok_[std::min(p.type - first_, own_)];
+        named &= p.name_off != 0;
+      }
     }
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
     return known;
   }
+  static constexpr uint32_t kFewParams = 4;
   // Also for the pointers, typedefs and qualifiers found to have a size
   // when they are resolved.
   void remember_operand(uint32_t id) {
