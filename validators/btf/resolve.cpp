@@ -306,6 +306,7 @@ class Resolver {
     return (shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k)) || resolve(id);
   }
   bool resolve_plain_ref(uint32_t id, uint32_t kind);
+  bool resolve_plain_aggregate(uint32_t id);
 };
 
 std::optional<Sized> Resolver::id_size(uint32_t id) const {
@@ -736,6 +737,24 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
   return true;
 }
 
+// What resolve() of a struct or union does when every member's type has a
+// plain shape already and fits (nine in ten of a vmlinux's), without the
+// stack: false leaves the type to resolve().
+bool Resolver::resolve_plain_aggregate(uint32_t id) {
+  const TypeRef t = type(id);
+  const uint32_t size = t.size();
+  for (uint32_t i = 0, n = t.vlen(); i < n; ++i) {
+    const Member m = member_at(t, i);
+    const uint32_t local = m.type - first_;
+    if (local >= own_) return false;
+    const uint32_t packed = member_shapes_[local];
+    if (!(packed & MemberShape::kPlain) || !MemberShape::plainly_fits(packed, m.offset, size)) return false;
+  }
+  remember_shape(id, t.kind(), size);
+  mark_resolved(id - first_, 0, 0);
+  return true;
+}
+
 Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
   const uint32_t target_id = t.type();
   if (!exists(target_id)) {
@@ -915,7 +934,9 @@ void Resolver::run() {
     if (k == kFuncProto) {
       if (!f_.flagged(id)) check_func_proto(id);
     } else if (needs_resolve(k) && !resolved(id) &&
-               !(shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k))) {
+               !(shortcuts_ && ((k == kPtr || is_modifier(k)) ? resolve_plain_ref(id, k)
+                                : is_aggregate(k)               ? resolve_plain_aggregate(id)
+                                                                : false))) {
       resolve(id);
     }
   });
