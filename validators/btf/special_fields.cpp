@@ -500,14 +500,15 @@ void FieldScanner::run() {
   uint32_t first_of_name[std::size(kTriggerNames)] = {};
   std::vector<uint32_t> triggers;
   const uint32_t n = btf_.type_count();
-  std::vector<uint32_t> structs;  // the second loop's, without a scan of all kinds
   // Kind by kind: most records are neither kind, and their heads need not
-  // be read. Base BTF only (see the header): its own types are all of them.
+  // be read. Base BTF only (see the header): its own types are all of them,
+  // read straight from the record heads.
   const uint32_t first = btf_.first_id();
+  const RecordHead* heads = btf_.heads();
+  auto own_type = [&](uint32_t local) { return TypeRef(btf_.type_section() + heads[local].offset, heads[local]); };
   for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
     const uint32_t id = first + local;
-    structs.push_back(id);
-    const char* s = btf_.string_at(btf_.type(id).name_off());
+    const char* s = btf_.string_at(own_type(local).name_off());
     // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
     if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') return;
     for (size_t j = 0; j < std::size(kTriggerNames); ++j)
@@ -531,25 +532,26 @@ void FieldScanner::run() {
 
   std::vector<Record> records;
   bool all_parsed = true;
-  for (const uint32_t id : structs) {
-    const TypeRef t = btf_.type(id);
+  for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
+    const uint32_t id = first + local;
+    const TypeRef t = own_type(local);
     bool scanned = false;
-    for (uint32_t i = 0; i < t.vlen(); ++i) {
+    for (uint32_t i = 0, vlen = t.vlen(); i < vlen; ++i) {
       const uint32_t member_type = member_at(t, i).type;
       scanned |= member_type < n && (is_trigger[member_type / 64] >> (member_type % 64) & 1);
     }
-    if (!scanned) continue;
+    if (!scanned) return;
     failure_ = {};
     Record rec;
     if (!parse_record(id, rec)) {
       f_.at_type(*failure_.rule, id, failure_.message + " (kernel: " + errno_label(failure_.err) + ")");
       all_parsed = false;
-      continue;
+      return;
     }
     for (const auto& fi : rec.fields)
       if (fi.type == kKptrRef) report_referenced_kptr(id, fi);
     records.push_back(std::move(rec));
-  }
+  });
   if (!all_parsed) return;  // the kernel stops at the first failure
   auto record_of = [&](uint32_t id) -> const Record* {
     for (const auto& r : records)
