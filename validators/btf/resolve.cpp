@@ -307,6 +307,7 @@ class Resolver {
   }
   bool resolve_plain_ref(uint32_t id, uint32_t kind);
   bool resolve_plain_aggregate(uint32_t id);
+  bool resolve_plain_array(uint32_t id);
 };
 
 std::optional<Sized> Resolver::id_size(uint32_t id) const {
@@ -755,6 +756,45 @@ bool Resolver::resolve_plain_aggregate(uint32_t id) {
   return true;
 }
 
+// What resolve() of an array does when its index type is a regular INT and
+// its element type ends the walk at once (an INT, ENUM, FLOAT or pointer, or
+// a type resolved already) and passes (most of a vmlinux's arrays), without
+// the stack: false leaves the array to resolve().
+bool Resolver::resolve_plain_array(uint32_t id) {
+  const TypeRef t = type(id);
+  const uint32_t elem = t.payload(0), index = t.payload(1), nelems = t.payload(2);
+  const uint32_t elem_local = elem - first_, index_local = index - first_;
+  if (index_local >= own_ || elem_local >= own_ || kinds_[index_local] != kInt ||
+      st_.visit[index_local] == Visit::Poisoned || !regular_int(type(index)))
+    return false;
+  switch (kinds_[elem_local]) {
+    case kInt:
+    case kEnum:
+    case kEnum64:
+    case kFloat:
+    case kPtr:  // sinks for an array
+      if (st_.visit[elem_local] == Visit::Poisoned) return false;
+      break;
+    case kArray:
+    case kStruct:
+    case kUnion:
+    case kTypedef:
+    case kVolatile:
+    case kConst:
+    case kRestrict:
+    case kTypeTag:  // resolved already (the others fail, or are source-only)
+      if (st_.visit[elem_local] != Visit::Resolved) return false;
+      break;
+    default: return false;
+  }
+  const auto esz = id_size(elem);
+  if (!esz || (esz->type.kind() == kInt && !regular_int(esz->type)) || (nelems && esz->size > UINT32_MAX / nelems))
+    return false;
+  remember_shape(id, kArray, esz->size * nelems);
+  mark_resolved(id - first_, esz->id, esz->size * nelems);
+  return true;
+}
+
 Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
   const uint32_t target_id = t.type();
   if (!exists(target_id)) {
@@ -936,6 +976,7 @@ void Resolver::run() {
     } else if (needs_resolve(k) && !resolved(id) &&
                !(shortcuts_ && ((k == kPtr || is_modifier(k)) ? resolve_plain_ref(id, k)
                                 : is_aggregate(k)               ? resolve_plain_aggregate(id)
+                                : k == kArray                   ? resolve_plain_array(id)
                                                                 : false))) {
       resolve(id);
     }
