@@ -251,7 +251,7 @@ class Resolver {
     const uint32_t ret = proto.type(), n = proto.vlen();
     uint8_t known = (ret == 0) | operand_ok_[std::min(ret - first_, own_)];
     uint8_t named = 1;
-    if (n <= kFewParams && heads_[local].offset + 12 + 8 * kFewParams <= types_len_) {
+    if (n <= kFewParams && uint64_t(heads_[local].offset) + kTypeRecordSize + 8 * kFewParams <= types_len_) {
       // A fixed count, so that the loop's end is no branch that goes the
       // wrong way once a prototype; the words past the last parameter (of
       // the next records) count for nothing.
@@ -964,10 +964,10 @@ void Resolver::run() {
                                    : heads_[local].size_or_type}
               .pack();
     });
-  // In id order, as the kernel does, but for the kinds that never need
-  // anything, and the FUNCs: one type in two, and alike, they follow in a
-  // loop of their own (see visit_of()). A branch on each type's kind in one
-  // loop mostly goes the wrong way, so many kinds alternate.
+  // In id order, as the kernel does, but without the kinds that never need
+  // anything, and without the FUNCs (one type in two, all alike), which
+  // follow in a loop of their own (see visit_of()): the kinds alternate so
+  // often that a branch on each type's kind mostly goes the wrong way.
   for_each_not_of_kinds<kInt, kEnum, kFwd, kFunc, kFloat, kEnum64>(kinds_, n, [&](uint32_t local) {
     const uint32_t id = first + local, k = kinds_[local];
     root_ = id;
