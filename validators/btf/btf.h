@@ -125,8 +125,13 @@ class Btf {
       if (!b->base_) return TypeRef();  // void
       b = b->base_;
     }
-    const RecordHead& head = b->heads_[id - b->first_id_];
-    return TypeRef(b->types_begin_ + head.offset, head);
+    return b->own_type(id - b->first_id_);
+  }
+  // This blob's record at index `local` (id - first_id()), without the walk
+  // of type(): for the passes that visit every own type.
+  TypeRef own_type(uint32_t local) const {
+    const RecordHead& head = heads_[local];
+    return TypeRef(types_begin_ + head.offset, head);
   }
   // The kind of a type (kUnknown for void) from one byte per type: the
   // passes that follow references mostly need only the kind, and 128 KB of

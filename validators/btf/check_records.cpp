@@ -115,11 +115,10 @@ class RecordChecker {
   // `screened`, and in `dirty` those it does not find clean.
   template <uint8_t... Kinds, typename Clean>
   void screen_kinds(std::vector<uint64_t>& dirty, std::vector<uint64_t>& screened, Clean clean) const {
-    const RecordHead* heads = btf_.heads();
     for_each_of_kinds<Kinds...>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
       const uint64_t bit = uint64_t(1) << (local % 64);
       screened[local / 64] |= bit;
-      if (!clean(TypeRef(btf_.type_section() + heads[local].offset, heads[local]))) dirty[local / 64] |= bit;
+      if (!clean(btf_.own_type(local))) dirty[local / 64] |= bit;
     });
   }
 
@@ -142,11 +141,8 @@ class RecordChecker {
   bool plain_parameters(TypeRef t) const {
     const uint32_t n = t.vlen();
     bool plain = true;
-    if (fixed_count(t, kFewItems, 8)) {
-      for (uint32_t i = 0; i < kFewItems; ++i) plain &= (i >= n) | optional_identifier(param_at(t, i).name_off);
-      return plain;
-    }
-    for (uint32_t i = 0; i < n; ++i) plain &= optional_identifier(param_at(t, i).name_off);
+    for (uint32_t i = 0, count = fixed_count(t, kFewItems, 8) ? kFewItems : n; i < count; ++i)
+      plain &= (i >= n) | optional_identifier(param_at(t, i).name_off);
     return plain;
   }
   bool plain_members(TypeRef t) const {

@@ -31,22 +31,28 @@ inline uint64_t kind_mask(const uint8_t* kinds, uint32_t count) {
 // The bits of a chunk of `count` <= 64 types.
 constexpr uint64_t chunk_bits(uint32_t count) { return count == 64 ? ~uint64_t(0) : (uint64_t(1) << count) - 1; }
 
+// Calls fn(i), in order, for every i < n whose bit is set in
+// chunk_mask(base, count), the mask of the `count` <= 64 types from `base`.
+template <typename ChunkMask, typename Fn>
+void for_each_in_chunks(uint32_t n, ChunkMask chunk_mask, Fn fn) {
+  for (uint32_t base = 0; base < n; base += 64) {
+    const uint32_t count = n - base < 64 ? n - base : 64;
+    for (uint64_t m = chunk_mask(base, count); m; m &= m - 1) fn(base + static_cast<uint32_t>(std::countr_zero(m)));
+  }
+}
+
 // Calls fn(i) for every i < n with kinds[i] one of `Kinds`, in order.
 template <uint8_t... Kinds, typename Fn>
 void for_each_of_kinds(const uint8_t* kinds, uint32_t n, Fn fn) {
-  for (uint32_t base = 0; base < n; base += 64)
-    for (uint64_t m = kind_mask<Kinds...>(kinds + base, n - base < 64 ? n - base : 64); m; m &= m - 1)
-      fn(base + static_cast<uint32_t>(std::countr_zero(m)));
+  for_each_in_chunks(n, [kinds](uint32_t base, uint32_t count) { return kind_mask<Kinds...>(kinds + base, count); }, fn);
 }
 
 // Calls fn(i) for every i < n with kinds[i] none of `Kinds`, in order.
 template <uint8_t... Kinds, typename Fn>
 void for_each_not_of_kinds(const uint8_t* kinds, uint32_t n, Fn fn) {
-  for (uint32_t base = 0; base < n; base += 64) {
-    const uint32_t count = n - base < 64 ? n - base : 64;
-    for (uint64_t m = ~kind_mask<Kinds...>(kinds + base, count) & chunk_bits(count); m; m &= m - 1)
-      fn(base + static_cast<uint32_t>(std::countr_zero(m)));
-  }
+  for_each_in_chunks(
+      n, [kinds](uint32_t base, uint32_t count) { return ~kind_mask<Kinds...>(kinds + base, count) & chunk_bits(count); },
+      fn);
 }
 
 }  // namespace elfmeta::btf

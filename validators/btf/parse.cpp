@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <thread>
 #include <cstring>
 #include <vector>
 
@@ -463,14 +462,6 @@ void Parser::report_unsized(uint32_t cur, uint32_t id) {
 
 namespace {
 
-void pause_briefly() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
 // Record sizes are multiples of 4, so the records start at multiples of 4.
 // A chain started from the wrong word soon meets a word that is no record
 // header, or runs into the true chain: the first word from `from` on whose
@@ -613,7 +604,7 @@ bool Parser::walk_quarters(uint32_t& cur, uint32_t& id) {
   const std::array<uint32_t, 3> cuts = record_cuts(begin, len);
   GuessedRecords second, upper, fourth;
   bool lower_ok = true, upper_ok = true;
-  std::atomic<bool> lower_done{false};
+  std::atomic<uint32_t> lower_done{0};
   run_beside(
       [&] {
         start_guess(begin, len, cuts[1], cuts[2], upper);
@@ -624,7 +615,7 @@ bool Parser::walk_quarters(uint32_t& cur, uint32_t& id) {
         // The upper half is joined here, where its records are in the cache
         // (copied by the other thread, they came from this core's: twice as
         // slow); this thread mostly finishes its half last anyway.
-        while (!lower_done.load(std::memory_order_acquire)) pause_briefly();
+        await(lower_done, 1);
         upper_ok = lower_ok && join_guess(cur, id, upper) && walk_records(cur, id, len);
       },
       [&] {
@@ -633,7 +624,7 @@ bool Parser::walk_quarters(uint32_t& cur, uint32_t& id) {
         append_two_chains(begin, len, {cur, cuts[0], btf_.heads_, btf_.kinds_},
                           {second.end, cuts[1], second.heads, second.kinds});
         lower_ok = walked_to(cur, id, before, cuts[0]) && join_guess(cur, id, second);
-        lower_done.store(true, std::memory_order_release);
+        post(lower_done, 1);
       });
   return lower_ok && upper_ok;
 }

@@ -251,22 +251,15 @@ class Resolver {
     const uint32_t ret = proto.type(), n = proto.vlen();
     uint8_t known = (ret == 0) | operand_ok_[std::min(ret - first_, own_)];
     uint8_t named = 1;
-    if (n <= kFewParams && uint64_t(heads_[local].offset) + kTypeRecordSize + 8 * kFewParams <= types_len_) {
-      // A fixed count, so that the loop's end is no branch that goes the
-      // wrong way once a prototype; the words past the last parameter (of
-      // the next records) count for nothing.
-      for (uint32_t i = 0; i < kFewParams; ++i) {
-        const Param p = param_at(proto, i);
-        const uint8_t beyond = i >= n;
-        known &= beyond | operand_ok_[std::min(p.type - first_, own_)];
-        named &= beyond | (p.name_off != 0);
-      }
-    } else {
-      for (uint32_t i = 0; i < n; ++i) {
-        const Param p = param_at(proto, i);
-        known &= operand_ok_[std::min(p.type - first_, own_)];
-        named &= p.name_off != 0;
-      }
+    // Up to kFewParams parameters, read as that many: a loop of a fixed count
+    // has no end that goes the wrong way once a prototype. The words past
+    // the last parameter (of the next records) count for nothing.
+    const bool fixed = n <= kFewParams && uint64_t(heads_[local].offset) + kTypeRecordSize + 8 * kFewParams <= types_len_;
+    for (uint32_t i = 0, count = fixed ? kFewParams : n; i < count; ++i) {
+      const Param p = param_at(proto, i);
+      const uint8_t beyond = i >= n;
+      known &= beyond | operand_ok_[std::min(p.type - first_, own_)];
+      named &= beyond | (p.name_off != 0);
     }
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
     return known;
@@ -960,9 +953,7 @@ void Resolver::run() {
       if (st_.visit[local] == Visit::Poisoned) return;
       const uint32_t k = kinds_[local];
       member_shapes_[local] =
-          MemberShape{k, k == kInt ? TypeRef(types_ + heads_[local].offset, heads_[local]).payload(0)
-                                   : heads_[local].size_or_type}
-              .pack();
+          MemberShape{k, k == kInt ? type(first_ + local).payload(0) : heads_[local].size_or_type}.pack();
     });
   // In id order, as the kernel does, but without the kinds that never need
   // anything, and without the FUNCs (one type in two, all alike), which

@@ -504,11 +504,9 @@ void FieldScanner::run() {
   // be read. Base BTF only (see the header): its own types are all of them,
   // read straight from the record heads.
   const uint32_t first = btf_.first_id();
-  const RecordHead* heads = btf_.heads();
-  auto own_type = [&](uint32_t local) { return TypeRef(btf_.type_section() + heads[local].offset, heads[local]); };
   for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
     const uint32_t id = first + local;
-    const char* s = btf_.string_at(own_type(local).name_off());
+    const char* s = btf_.string_at(btf_.own_type(local).name_off());
     // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
     if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') return;
     for (size_t j = 0; j < std::size(kTriggerNames); ++j)
@@ -534,7 +532,7 @@ void FieldScanner::run() {
   bool all_parsed = true;
   for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
     const uint32_t id = first + local;
-    const TypeRef t = own_type(local);
+    const TypeRef t = btf_.own_type(local);
     bool scanned = false;
     for (uint32_t i = 0, vlen = t.vlen(); i < vlen; ++i) {
       const uint32_t member_type = member_at(t, i).type;

@@ -23,15 +23,6 @@ void pause() {
 #endif
 }
 
-// Waits until `state` holds `wanted`: polls for kPollFor, then sleeps.
-void await(const std::atomic<uint32_t>& state, uint32_t wanted) {
-  const auto until = std::chrono::steady_clock::now() + kPollFor;
-  for (unsigned round = 0; state.load(std::memory_order_acquire) != wanted; ++round) {
-    pause();
-    if (round % 64 == 63 && std::chrono::steady_clock::now() > until) break;
-  }
-  for (uint32_t s; (s = state.load(std::memory_order_acquire)) != wanted;) state.wait(s, std::memory_order_acquire);
-}
 
 // A thread that parks until it is handed a task. Helpers live until the
 // process exits (they are never freed: a parked thread holds nothing).
@@ -41,8 +32,7 @@ class Helper {
 
   void start(const std::function<void()>& task) {
     task_ = &task;
-    state_.store(kPosted, std::memory_order_release);
-    state_.notify_one();
+    post(state_, kPosted);
   }
   void wait() {
     await(state_, kDone);
@@ -55,8 +45,7 @@ class Helper {
     for (;;) {
       await(state_, kPosted);
       (*task_)();
-      state_.store(kDone, std::memory_order_release);
-      state_.notify_one();
+      post(state_, kDone);
     }
   }
   std::atomic<uint32_t> state_{kIdle};
@@ -87,6 +76,21 @@ void park(Helper* h) {
 }
 
 }  // namespace
+
+// Polls for kPollFor, then sleeps.
+void await(const std::atomic<uint32_t>& state, uint32_t wanted) {
+  const auto until = std::chrono::steady_clock::now() + kPollFor;
+  for (unsigned round = 0; state.load(std::memory_order_acquire) != wanted; ++round) {
+    pause();
+    if (round % 64 == 63 && std::chrono::steady_clock::now() > until) break;
+  }
+  for (uint32_t s; (s = state.load(std::memory_order_acquire)) != wanted;) state.wait(s, std::memory_order_acquire);
+}
+
+void post(std::atomic<uint32_t>& state, uint32_t value) {
+  state.store(value, std::memory_order_release);
+  state.notify_one();
+}
 
 void run_beside(const std::function<void()>& other, const std::function<void()>& here) {
   Helper* h = take_helper();

@@ -6,6 +6,8 @@
 // hand-over costs about 0.5 µs (waking a sleeping one, about 28 µs).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 
 namespace elfmeta {
@@ -14,5 +16,11 @@ namespace elfmeta {
 // returns when both have finished. Callers on several threads at once each
 // get their own helper. Neither function may throw.
 void run_beside(const std::function<void()>& other, const std::function<void()>& here);
+
+// For a hand-over inside the two functions of one run_beside(): sets
+// `state` to `value` and wakes a waiter; waits until `state` holds `wanted`
+// (polling for a while first, as run_beside() does, then sleeping).
+void post(std::atomic<uint32_t>& state, uint32_t value);
+void await(const std::atomic<uint32_t>& state, uint32_t wanted);
 
 }  // namespace elfmeta
