@@ -56,7 +56,7 @@ TEST(NameScanners, LengthLimit) {
 
 // The bitmap must answer as identifier_length() at every offset: sections of
 // names, bad bytes, digits, and runs around the 512-byte limit across blocks;
-// built with AVX2 (where the processor has it) and without.
+// built with each classifier the processor has.
 TEST(IdentifierMap, AgreesWithIdentifierLengthAtEveryOffset) {
   std::mt19937 rng(7);
   const std::string alphabet = std::string("ab_.9Z") + '\0' + "$ \xc0\xd7\xff-";
@@ -66,8 +66,8 @@ TEST(IdentifierMap, AgreesWithIdentifierLengthAtEveryOffset) {
     const bool any_byte = round % 4 == 3;  // every byte value, for the nibble tables
     while (section.size() < size) {
       const uint32_t pick = rng() % 10;
-      if (pick == 0) {  // a long name, around the limit
-        const size_t n = 500 + rng() % 30;
+      if (pick == 0) {  // a long name: around the limit, or across a block or two
+        const size_t n = round % 2 ? 500 + rng() % 30 : 40 + rng() % 100;
         section.insert(section.end(), n, 'x');
       } else if (any_byte && pick < 5) {
         section.push_back(static_cast<uint8_t>(rng()));
@@ -77,12 +77,13 @@ TEST(IdentifierMap, AgreesWithIdentifierLengthAtEveryOffset) {
     }
     section.push_back(0);
     const char* begin = reinterpret_cast<const char*>(section.data());
-    for (const bool wide : {true, false}) {
-      const IdentifierMap map(section.data(), static_cast<uint32_t>(section.size()), wide);
+    for (const ByteClassifier how : {ByteClassifier::kPortable, ByteClassifier::kAvx2, ByteClassifier::kAvx512}) {
+      if (!byte_classifier_supported(how)) continue;
+      const IdentifierMap map(section.data(), static_cast<uint32_t>(section.size()), how);
       for (uint32_t off = 0; off < section.size(); ++off) {
         const bool expected = identifier_length(begin + off, begin + section.size()) != kNotIdentifier;
         ASSERT_EQ(map.starts_identifier(off), expected)
-            << (wide ? "wide" : "narrow") << " round " << round << ", offset " << off << " of " << section.size()
+            << "classifier " << int(how) << ", round " << round << ", offset " << off << " of " << section.size()
             << ", string of " << std::strlen(begin + off) << " bytes";
       }
       EXPECT_FALSE(map.starts_identifier(static_cast<uint32_t>(section.size())));

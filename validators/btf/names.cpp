@@ -161,20 +161,36 @@ __attribute__((target("avx2"))) inline void classify_32_reversed(__m256i x, uint
   nul = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, zero)));
 }
 
-__attribute__((target("avx2"))) ByteClasses classify_64_avx2(const uint8_t* p) {
+__attribute__((target("avx2"))) inline ByteClasses classify_64_avx2(const uint8_t* p) {
   uint32_t name_hi, nul_hi, first_hi, name_lo, nul_lo, first_lo;
   classify_32_reversed(reversed_32(p), name_hi, nul_hi, first_hi);       // bytes 0-31: bits 63-32
   classify_32_reversed(reversed_32(p + 32), name_lo, nul_lo, first_lo);  // bytes 32-63: bits 31-0
   return {uint64_t(name_hi) << 32 | name_lo, uint64_t(nul_hi) << 32 | nul_lo, uint64_t(first_hi) << 32 | first_lo};
 }
 
-bool has_avx2() { return __builtin_cpu_supports("avx2"); }
-#else
-ByteClasses classify_64_avx2(const uint8_t* p) { return classify_64(p); }
-bool has_avx2() { return false; }
+// The same tables on 64 bytes at once; the masks come out of the compares
+// whole, and one byte permutation puts byte i at bit 63 - i.
+// (GCC 12's AVX-512 headers start some intrinsics from a self-initialised
+// "undefined" vector, which -Wmaybe-uninitialized flags where they inline.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define ELFMETA_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+ELFMETA_AVX512 inline ByteClasses classify_64_avx512(const uint8_t* p) {
+  static constexpr auto kLastFirst = [] {
+    std::array<uint8_t, 64> order{};
+    for (unsigned i = 0; i < 64; ++i) order[i] = static_cast<uint8_t>(63 - i);
+    return order;
+  }();
+  const __m512i x = _mm512_permutexvar_epi8(_mm512_loadu_si512(kLastFirst.data()), _mm512_loadu_si512(p));
+  const __m512i low_table = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kLowNibble.data())));
+  const __m512i high_table = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kHighNibble.data())));
+  const __m512i nibble = _mm512_set1_epi8(0x0f);
+  const __m512i groups = _mm512_and_si512(_mm512_shuffle_epi8(low_table, _mm512_and_si512(x, nibble)),
+                                          _mm512_shuffle_epi8(high_table, _mm512_and_si512(_mm512_srli_epi16(x, 4), nibble)));
+  return {_mm512_test_epi8_mask(groups, groups), _mm512_testn_epi8_mask(x, x),
+          _mm512_test_epi8_mask(groups, _mm512_set1_epi8(static_cast<char>(~kDigits)))};
+}
 #endif
-
-}  // namespace
 
 // Walks the blocks from the end, each as a word whose bit 63 - i is byte i,
 // so that a run of name bytes sits above (at higher bits than) the byte that
@@ -182,12 +198,13 @@ bool has_avx2() { return false; }
 // above the NUL and out of it: the bits that flip are the runs a NUL ends.
 // The run at the end of a block (its low bits) is ended in a later block, by
 // a NUL or not, and is a name only within kMaxNameLength bytes of that end.
-IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
-    : starts_((uint64_t(length) + 63) / 64 + 1), past_(static_cast<uint32_t>(starts_.size() - 1)) {
-  const auto classify = wide && has_avx2() ? classify_64_avx2 : classify_64;
+// Inlined into one function per instruction set, so that the classifier is
+// inlined too.
+template <ByteClasses (*Classify)(const uint8_t*)>
+[[gnu::always_inline]] inline void fill_starts(const uint8_t* strings, uint32_t length, uint64_t* starts, size_t blocks) {
   bool next_stop_is_nul = false;    // the first non-name byte at or after the block above
   uint64_t next_stop_distance = 0;  // from the start of the block above to that byte
-  for (size_t b = past_; b-- > 0;) {
+  for (size_t b = blocks; b-- > 0;) {
     const uint8_t* p = strings + 64 * b;
     uint8_t tail[64];
     if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL
@@ -195,7 +212,7 @@ IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
       std::memcpy(tail, p, length - 64 * b);
       p = tail;
     }
-    const ByteClasses c = classify(p);
+    const ByteClasses c = Classify(p);
     const uint64_t stops = ~c.name;
     uint64_t names = ((c.name + (c.nul << 1)) ^ c.name) & c.name;
     if (next_stop_is_nul && next_stop_distance < kMaxNameLength) {
@@ -203,7 +220,7 @@ IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
       const uint64_t run = std::min<uint64_t>(short_enough, stops ? __builtin_ctzll(stops) : 64);
       names |= run == 64 ? ~uint64_t(0) : (uint64_t(1) << run) - 1;
     }
-    starts_[b] = names & c.first;
+    starts[b] = names & c.first;
     if (stops) {
       const unsigned lowest_stop = static_cast<unsigned>(__builtin_clzll(stops));  // byte index of the first
       next_stop_is_nul = c.nul >> (63 - lowest_stop) & 1;
@@ -212,6 +229,98 @@ IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, bool wide)
       next_stop_distance += 64;
     }
   }
+}
+
+// The same with the blocks as the words of one long number, lowest first,
+// so that the carry of a run that a NUL ends goes on into the block before
+// (an add with carry instead of tracking where the next stop is). It does not
+// know kMaxNameLength: false when a run of name bytes might be longer (it
+// would span six whole blocks), and fill_starts() must do it again.
+template <ByteClasses (*Classify)(const uint8_t*)>
+[[gnu::always_inline]] inline bool fill_starts_carried(const uint8_t* strings, uint32_t length, uint64_t* starts,
+                                                       size_t blocks) {
+  static_assert(kMaxNameLength >= 7 * 64);
+  uint64_t carry = 0, nul_after = 0;  // nul_after: whether the byte after the block is a NUL, at bit 0
+  uint32_t whole_name_blocks = 0, most_whole_name_blocks = 0;
+  for (size_t b = blocks; b-- > 0;) {
+    const uint8_t* p = strings + 64 * b;
+    uint8_t tail[64];
+    if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL
+      std::memset(tail, '!', sizeof tail);
+      std::memcpy(tail, p, length - 64 * b);
+      p = tail;
+    }
+    const ByteClasses c = Classify(p);
+    const uint64_t addend = c.nul << 1 | nul_after;
+    const uint64_t partial = c.name + addend, sum = partial + carry;
+    carry = (partial < addend) | (sum < partial);
+    starts[b] = (sum ^ c.name) & c.name & c.first;
+    nul_after = c.nul >> 63;
+    whole_name_blocks = c.name == ~uint64_t(0) ? whole_name_blocks + 1 : 0;
+    most_whole_name_blocks = std::max(most_whole_name_blocks, whole_name_blocks);
+  }
+  return most_whole_name_blocks < 6;
+}
+
+template <ByteClasses (*Classify)(const uint8_t*)>
+[[gnu::always_inline]] inline void fill_all_starts(const uint8_t* strings, uint32_t length, uint64_t* starts,
+                                                   size_t blocks) {
+  if (!fill_starts_carried<Classify>(strings, length, starts, blocks)) fill_starts<Classify>(strings, length, starts, blocks);
+}
+
+void fill_starts_portable(const uint8_t* strings, uint32_t length, uint64_t* starts, size_t blocks) {
+  fill_all_starts<classify_64>(strings, length, starts, blocks);
+}
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void fill_starts_avx2(const uint8_t* strings, uint32_t length, uint64_t* starts,
+                                                      size_t blocks) {
+  fill_all_starts<classify_64_avx2>(strings, length, starts, blocks);
+}
+ELFMETA_AVX512 void fill_starts_avx512(const uint8_t* strings, uint32_t length, uint64_t* starts, size_t blocks) {
+  fill_all_starts<classify_64_avx512>(strings, length, starts, blocks);
+}
+#undef ELFMETA_AVX512
+#pragma GCC diagnostic pop
+#endif
+
+}  // namespace
+
+bool byte_classifier_supported(ByteClassifier how) {
+  switch (how) {
+#if defined(__x86_64__)
+    case ByteClassifier::kAvx2: return __builtin_cpu_supports("avx2");
+    case ByteClassifier::kAvx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vbmi");
+#else
+    case ByteClassifier::kAvx2:
+    case ByteClassifier::kAvx512: return false;
+#endif
+    default: return true;
+  }
+}
+
+ByteClassifier widest_byte_classifier() {
+  static const ByteClassifier widest = byte_classifier_supported(ByteClassifier::kAvx512) ? ByteClassifier::kAvx512
+                                       : byte_classifier_supported(ByteClassifier::kAvx2) ? ByteClassifier::kAvx2
+                                                                                           : ByteClassifier::kPortable;
+  return widest;
+}
+
+IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, ByteClassifier how)
+    : starts_((uint64_t(length) + 63) / 64 + 1), past_(static_cast<uint32_t>(starts_.size() - 1)) {
+  if (!byte_classifier_supported(how)) how = ByteClassifier::kPortable;
+#if defined(__x86_64__)
+  if (how == ByteClassifier::kAvx512) {
+    fill_starts_avx512(strings, length, starts_.data(), past_);
+    return;
+  }
+  if (how == ByteClassifier::kAvx2) {
+    fill_starts_avx2(strings, length, starts_.data(), past_);
+    return;
+  }
+#endif
+  fill_starts_portable(strings, length, starts_.data(), past_);
 }
 
 namespace {

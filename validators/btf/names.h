@@ -63,11 +63,16 @@ inline bool valid_section_name(const char* s, const char* end) {
 // section. The names of a vmlinux are 2 MB of strings read in the order the
 // records refer to them: scanning each costs a cache miss, while the bitmap
 // (one bit per byte) stays in L2.
+// The instructions an IdentifierMap classifies bytes with.
+enum class ByteClassifier : uint8_t { kPortable, kAvx2, kAvx512 };
+bool byte_classifier_supported(ByteClassifier how);
+ByteClassifier widest_byte_classifier();  // of those the processor has
+
 class IdentifierMap {
  public:
-  // `strings` ends with a NUL (the parser has checked it). `wide` lets the
-  // build use AVX2 where the processor has it (tests compare both ways).
-  IdentifierMap(const uint8_t* strings, uint32_t length, bool wide = true);
+  // `strings` ends with a NUL (the parser has checked it). Tests build it
+  // every way the processor allows and compare.
+  IdentifierMap(const uint8_t* strings, uint32_t length, ByteClassifier how = widest_byte_classifier());
   // Bit 63 - i of word w stands for offset 64 * w + i: in that order a run
   // of name bytes lies at higher bits than the byte that ends it, and one
   // addition fills the runs that a NUL ends (see names.cpp).
