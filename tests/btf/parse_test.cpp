@@ -83,8 +83,8 @@ TEST(TwoThreadWalk, SameRecordsAsOneWalk) {
 }
 
 // A record that cannot be sized (unknown kind, or a vlen past the end) at
-// records all over the section, densely around the three cuts: the same
-// finding, once, and the same records before it.
+// records all over the section, densely around the seven cuts between runs:
+// the same finding, once, and the same records before it.
 TEST(TwoThreadWalk, SameFindingWhereverARecordIsBroken) {
   const auto blob = large_blob();
   const Walk one = walk(blob, false);
@@ -93,8 +93,8 @@ TEST(TwoThreadWalk, SameFindingWhereverARecordIsBroken) {
   const size_t n = one.heads.size();
   std::vector<size_t> broken;
   for (size_t i = 0; i < n; i += 211) broken.push_back(i);
-  for (const size_t cut : {n / 4, n / 2, n * 3 / 4})  // about where the cuts fall
-    for (size_t i = cut - n / 10; i < cut + n / 10; i += 29) broken.push_back(i);
+  for (size_t run = 1; run < 8; ++run)  // about where the cuts fall
+    for (size_t i = run * n / 8 - n / 20; i < run * n / 8 + n / 20; i += 29) broken.push_back(i);
   broken.push_back(n - 1);
   size_t with_findings = 0, cases = 0;
   for (const size_t i : broken)
