@@ -18,7 +18,7 @@ namespace {
 // offsets that the bytes there would be records at, up to the first that
 // cannot be one or that starts past the guess's part of the section.
 struct GuessedRecords {
-  std::vector<RecordHead> heads;
+  RecordHeads heads;
   std::vector<uint8_t> kinds;
   uint32_t end = 0;  // where the chain stopped
 };
@@ -44,7 +44,7 @@ class Parser {
   bool walked_to(uint32_t cur, uint32_t& id, size_t before, uint32_t until);
   void report_unsized(uint32_t cur, uint32_t id);
   bool walk_in_runs(uint32_t& cur, uint32_t& id);
-  bool join_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g);
+  size_t meet_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g, GuessedRecords& stepped, bool& sized);
 
   uint32_t u32_at(size_t off) const {
     uint32_t v;
@@ -386,7 +386,7 @@ constexpr size_t kKindBatch = 256;
 // Appends the heads and kinds of the records from `cur` on, until one starts
 // at or after `until` or none fits; returns where it stopped.
 [[gnu::always_inline]] inline uint32_t append_records(const uint8_t* begin, uint32_t len, uint32_t cur, uint32_t until,
-                                                     std::vector<RecordHead>& heads, std::vector<uint8_t>& kinds) {
+                                                     RecordHeads& heads, std::vector<uint8_t>& kinds) {
   uint8_t batch[kKindBatch];
   size_t n = 0;
   while (cur < until) {
@@ -492,7 +492,7 @@ void start_guess(const uint8_t* begin, uint32_t len, uint32_t from, uint32_t unt
 struct Chain {
   uint32_t* cur;
   uint32_t until;
-  std::vector<RecordHead>* heads;
+  RecordHeads* heads;
   std::vector<uint8_t>* kinds;
 };
 // The loops over the chains unrolled, so that each chain's offset stays in a
@@ -538,26 +538,6 @@ void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chai
   }
 }
 #undef ELFMETA_EACH_CHAIN
-
-// Takes over the records of `g` from where a chain at `cur` meets them (a
-// record's offset decides all that follow): appends them, moves `cur` to
-// the end of `g` and returns how many. Until then `step` moves the chain one
-// record on; when it cannot, or the chain passes `g` without meeting it,
-// nothing is taken.
-template <typename Step>
-size_t take_over(uint32_t& cur, const GuessedRecords& g, std::vector<RecordHead>& heads, std::vector<uint8_t>& kinds,
-                 Step step) {
-  size_t j = 0;
-  for (;;) {
-    while (j < g.heads.size() && g.heads[j].offset < cur) ++j;
-    if (j == g.heads.size() || (g.heads[j].offset != cur && !step())) return 0;
-    if (g.heads[j].offset == cur) break;
-  }
-  heads.insert(heads.end(), g.heads.begin() + static_cast<std::ptrdiff_t>(j), g.heads.end());
-  kinds.insert(kinds.end(), g.kinds.begin() + static_cast<std::ptrdiff_t>(j), g.kinds.end());
-  cur = g.end;
-  return g.heads.size() - j;
-}
 
 // Where to cut the records into kRuns runs of about as many records each
 // (the time of a walk goes by records, not bytes; a vmlinux's first half by
@@ -606,56 +586,107 @@ std::array<uint32_t, kRuns - 1> record_cuts(const uint8_t* begin, uint32_t len) 
 // Where the walk reaches an offset of a guessed chain, the two agree from
 // there on (a record's offset decides all that follow), and the guess is
 // taken over; a guess the walk never meets is left, and the walk goes on
-// alone. The same records and findings as one walk; true when all records
-// were sized.
+// alone. Once the walk has met all guesses, each thread copies its half's
+// into place. The same records and findings as one walk; true when all
+// records were sized.
 bool Parser::walk_in_runs(uint32_t& cur, uint32_t& id) {
   const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = btf_.hdr_.type_len;
   const std::array<uint32_t, kRuns - 1> cuts = record_cuts(begin, len);
   auto run_from = [&](size_t r) { return r == 0 ? 0 : cuts[r - 1]; };
   auto run_until = [&](size_t r) { return r + 1 == kRuns ? len : cuts[r]; };
-  std::array<GuessedRecords, kRuns> guesses;  // but for the first run
+  // For each run but the first: its guess, the records walked one by one
+  // before the walk met it, and the first of its records taken over.
+  std::array<GuessedRecords, kRuns> guesses, stepped;
+  std::array<size_t, kRuns> taken_from{};
   auto guessed_chain = [&](size_t r) {
     start_guess(begin, len, run_from(r), run_until(r), guesses[r]);
     return Chain{&guesses[r].end, run_until(r), &guesses[r].heads, &guesses[r].kinds};
   };
+  auto walk_guesses = [&](std::array<Chain, kRuns / 2> chains, size_t from, size_t to) {
+    append_chains(begin, len, chains);
+    for (size_t r = from; r < to; ++r) taken_from[r] = guesses[r].heads.size();  // none, until met
+  };
+  auto meet_guesses = [&](size_t from, size_t to, bool& sized) {
+    for (size_t r = from; r < to && sized; ++r) taken_from[r] = meet_guess(cur, id, guesses[r], stepped[r], sized);
+  };
+  auto records_of = [&](size_t from, size_t to) {
+    size_t n = 0;
+    for (size_t r = from; r < to; ++r) n += stepped[r].heads.size() + guesses[r].heads.size() - taken_from[r];
+    return n;
+  };
+  auto place = [&](size_t from, size_t to, size_t at) {
+    auto copy = [&](const GuessedRecords& g, size_t first) {
+      std::copy(g.heads.begin() + static_cast<std::ptrdiff_t>(first), g.heads.end(), btf_.heads_.begin() + static_cast<std::ptrdiff_t>(at));
+      std::copy(g.kinds.begin() + static_cast<std::ptrdiff_t>(first), g.kinds.end(), btf_.kinds_.begin() + static_cast<std::ptrdiff_t>(at));
+      at += g.heads.size() - first;
+    };
+    for (size_t r = from; r < to; ++r) {
+      copy(stepped[r], 0);
+      copy(guesses[r], taken_from[r]);
+    }
+  };
   constexpr size_t kHalf = kRuns / 2;
   bool lower_ok = true, upper_ok = true;
-  std::atomic<uint32_t> lower_done{0};
+  size_t first_run = 0, lower_guessed = 0;  // records in the first run, in the lower half's others
+  std::atomic<uint32_t> stage{0};           // 1: the lower half's guesses met; 2: the records sized
   run_beside(
       [&] {
         std::array<Chain, kHalf> chains;
         for (size_t k = 0; k < kHalf; ++k) chains[k] = guessed_chain(kHalf + k);
-        append_chains(begin, len, chains);
-        // The upper half is joined here, where its records are in the cache
+        walk_guesses(chains, kHalf, kRuns);
+        await(stage, 1);
+        upper_ok = lower_ok;
+        meet_guesses(kHalf, kRuns, upper_ok);
+        first_run = btf_.heads_.size();
+        lower_guessed = records_of(1, kHalf);
+        const size_t all = first_run + lower_guessed + records_of(kHalf, kRuns);
+        btf_.heads_.resize(all);
+        btf_.kinds_.resize(all);
+        post(stage, 2);
+        // The upper half is copied here, where its records are in the cache
         // (copied by the other thread, they came from this core's: twice as
         // slow).
-        await(lower_done, 1);
-        upper_ok = lower_ok;
-        for (size_t r = kHalf; r < kRuns && upper_ok; ++r) upper_ok = join_guess(cur, id, guesses[r]);
-        upper_ok = upper_ok && walk_records(cur, id, len);
+        place(kHalf, kRuns, first_run + lower_guessed);
       },
       [&] {
         std::array<Chain, kHalf> chains;
         chains[0] = Chain{&cur, cuts[0], &btf_.heads_, &btf_.kinds_};
         for (size_t k = 1; k < kHalf; ++k) chains[k] = guessed_chain(k);
         const size_t before = btf_.heads_.size();
-        append_chains(begin, len, chains);
+        walk_guesses(chains, 1, kHalf);
         lower_ok = walked_to(cur, id, before, cuts[0]);
-        for (size_t r = 1; r < kHalf && lower_ok; ++r) lower_ok = join_guess(cur, id, guesses[r]);
-        post(lower_done, 1);
+        meet_guesses(1, kHalf, lower_ok);
+        post(stage, 1);
+        await(stage, 2);
+        place(1, kHalf, first_run);
       });
-  return lower_ok && upper_ok;
+  return lower_ok && upper_ok && walk_records(cur, id, len);
 }
 
-// The walk at `cur` takes over the records of `g` where it meets them,
-// walking on record by record until then; false when a record on the way
-// cannot be sized (reported).
-bool Parser::join_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g) {
-  bool sized = true;
-  const size_t taken = take_over(cur, g, btf_.heads_, btf_.kinds_, [&] { return sized = walk_records(cur, id, cur + 1); });
-  id += static_cast<uint32_t>(taken);
-  return sized;
+// Where the walk at `cur` meets `g`: the index of the first record of `g`
+// it takes over (all after it follow), with `cur` moved past the last; the
+// records it walks one by one until then go to `stepped`. `g.heads.size()`
+// when it passes `g` without meeting it, or when a record on the way cannot
+// be sized (reported; `sized` is then false).
+size_t Parser::meet_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g, GuessedRecords& stepped, bool& sized) {
+  size_t j = 0;
+  for (;;) {
+    while (j < g.heads.size() && g.heads[j].offset < cur) ++j;
+    if (j == g.heads.size()) return j;
+    if (g.heads[j].offset == cur) break;
+    const uint32_t next = append_records(btf_.types_begin_, btf_.hdr_.type_len, cur, cur + 1, stepped.heads, stepped.kinds);
+    if (next == cur) {
+      report_unsized(cur, id);
+      sized = false;
+      return g.heads.size();
+    }
+    cur = next;
+    ++id;
+  }
+  cur = g.end;
+  id += static_cast<uint32_t>(g.heads.size() - j);
+  return j;
 }
 
 }  // namespace elfmeta::btf
