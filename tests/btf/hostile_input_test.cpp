@@ -174,6 +174,29 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
   EXPECT_GE(with_errors, 3u);
 }
 
+// Members, kptr targets and graph-root values of ids past the last type but
+// within the id range pass the record checks; the reference pass finds them
+// missing while the special-field pass runs beside it, which must not follow
+// them into records that do not exist.
+TEST(ConcurrentChecks, SpecialFieldsBesideMissingMemberTypes) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
+  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  const uint32_t head = b.add_struct("bpf_list_head", 16, {{"a", i32, 0}});
+  const uint32_t missing = 200000;  // below BTF_MAX_TYPE
+  const uint32_t kptr = b.add_ptr(b.add_type_tag("kptr", missing));
+  const uint32_t tag_of_missing = b.add_ptr(b.add_type_tag("kptr", b.add_type_tag("x", missing + 1)));
+  b.add_struct("holder", 64,
+               {{"lock", lock, 0}, {"gone", missing + 2, 64}, {"p", kptr, 128}, {"q", tag_of_missing, 192},
+                {"arr", b.add_array(missing + 3, i32, 2), 256}, {"td", b.add_typedef("t", missing + 4), 320},
+                {"head", head, 384}});
+  const auto blob = b.build();
+  const auto sequential = rules_of(blob, false);
+  EXPECT_EQ(rules_of(blob, true), sequential);
+  EXPECT_FALSE(sequential.empty());
+}
+
 // The special-field pass runs beside the reference pass, before that has
 // found references that lead nowhere. Pointers (and volatile pointers) to
 // ids past the last type, and to type tags that point there, are found by

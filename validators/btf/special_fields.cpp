@@ -127,19 +127,23 @@ class FieldScanner {
 
  private:
   std::string_view name(uint32_t off) const { return btf_.name_of(off); }
+  // Void for an id past the last type: beside the reference pass (see
+  // check_concurrently()) this pass may meet one before that pass has
+  // rejected the blob, and its findings are then dropped.
+  TypeRef type(uint32_t id) const { return id < btf_.type_count() ? btf_.type(id) : TypeRef(); }
   std::string_view name_of_type(TypeRef t) const { return t.is_void() ? std::string_view() : name(t.name_off()); }
   TypeRef skip_modifiers(uint32_t id, uint32_t* res_id) const {
-    TypeRef t = btf_.type(id);
+    TypeRef t = type(id);
     for (int guard = 0; is_modifier(t.kind()) && guard < 4096; ++guard) {
       id = t.type();
-      t = btf_.type(id);
+      t = type(id);
     }
     if (res_id) *res_id = id;
     return t;
   }
   int32_t find_struct_by_name(std::string_view n) const {
     for (uint32_t i = 1; i < btf_.type_count(); ++i) {
-      const TypeRef t = btf_.type(i);
+      const TypeRef t = type(i);
       if (t.kind() == kStruct && name(t.name_off()) == n) return static_cast<int32_t>(i);
     }
     return -1;
@@ -150,7 +154,7 @@ class FieldScanner {
   // or a volatile in front of one. Ids past the last type fail it.
   bool kptr_shaped(uint32_t id) const {
     const uint32_t n = btf_.type_count();
-    auto target_of = [&](uint32_t of) { return btf_.type(of).type(); };
+    auto target_of = [&](uint32_t of) { return type(of).type(); };
     if (btf_.kind_of(id) == kVolatile) {
       id = target_of(id);
       if (id >= n || btf_.kind_of(id) != kPtr) return false;
@@ -176,7 +180,7 @@ class FieldScanner {
   // A `kptr` to a type the kernel also defines needs a destructor the
   // kernel registered, which no BTF records.
   void report_referenced_kptr(uint32_t struct_id, const FieldInfo& fi) {
-    const TypeRef target = btf_.type(fi.kptr_target);
+    const TypeRef target = type(fi.kptr_target);
     const std::string_view target_name = name(target.name_off());
     std::string where = "kptr to " + quoted_name(btf_, target.name_off()) + " at byte " + std::to_string(fi.off);
     if (kernel_btf_) {
@@ -214,11 +218,11 @@ class FieldScanner {
 };
 
 int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask) {
-  if (t.kind() == kVolatile) t = btf_.type(t.type());
+  if (t.kind() == kVolatile) t = type(t.type());
   if (t.kind() != kPtr) return 0;
-  t = btf_.type(t.type());
+  t = type(t.type());
   if (t.kind() != kTypeTag || t.kflag()) return 0;
-  if (btf_.type(t.type()).kind() == kTypeTag)
+  if (type(t.type()).kind() == kTypeTag)
     return fail(-EINVAL, rules::FIELD_019, "kptr tag '" + printable(name(t.name_off())) + "' is followed by another type tag");
   const std::string_view tag = name(t.name_off());
   uint32_t type;
@@ -250,8 +254,8 @@ int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, ui
   // The one DECL_TAG "contains:..." on this member of the container.
   int found = -1;
   for (uint32_t i = 1; i < btf_.type_count(); ++i) {
-    const TypeRef tag = btf_.type(i);
-    if (tag.kind() != kDeclTag || btf_.type(tag.type()).bytes() != container.bytes()) continue;
+    const TypeRef tag = type(i);
+    if (tag.kind() != kDeclTag || type(tag.type()).bytes() != container.bytes()) continue;
     if (static_cast<int32_t>(tag.payload(0)) != comp_idx || name(tag.name_off()).substr(0, 9) != "contains:") continue;
     if (found >= 0 && !kernel_.has(Gate::kUniqueContainsTag)) break;  // the first one counts
     if (found >= 0)
@@ -263,7 +267,7 @@ int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, ui
   if (found < 0)
     return fail(-EINVAL, rules::FIELD_014,
                 std::string(field_name(head_type)) + " member " + std::to_string(comp_idx) + " has no contains: tag");
-  const std::string_view value = name(btf_.type(found).name_off()).substr(9);
+  const std::string_view value = name(type(found).name_off()).substr(9);
   const size_t colon = value.find(':');
   if (colon == std::string_view::npos)
     return fail(-EINVAL, rules::FIELD_015, "tag 'contains:" + printable(value) + "' has no ':' before the member name");
@@ -362,7 +366,7 @@ int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int mem
   // Before arrays were understood, an array member (it has no name) was no field.
   for (; nested_ && i < kMaxResolveDepth && member_type.kind() == kArray; ++i) {
     nelems *= member_type.payload(2);
-    member_type = btf_.type(member_type.payload(0));
+    member_type = type(member_type.payload(0));
   }
   if (i == kMaxResolveDepth) return fail(-E2BIG, rules::FIELD_011, "a member has 32 array dimensions");
   if (nelems == 0) return 0;
@@ -403,9 +407,9 @@ int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, 
   for (uint32_t i = 0; i < t.vlen(); ++i) {
     const Member m = member_at(t, i);
     const uint32_t bit_off = member_bit_offset_of(t, m);
-    if (bit_off % 8 && (nested_ || is_special_member(btf_.type(m.type), mask)))
+    if (bit_off % 8 && (nested_ || is_special_member(type(m.type), mask)))
       return fail(-EINVAL, rules::FIELD_004, "member " + std::to_string(i) + " starts at bit " + std::to_string(bit_off));
-    const int ret = find_field_one(t, btf_.type(m.type), static_cast<int>(i), bit_off / 8,
+    const int ret = find_field_one(t, type(m.type), static_cast<int>(i), bit_off / 8,
                                    mask, seen, &info[idx], info_cnt - idx, level);
     if (ret < 0) return ret;
     idx += ret;
@@ -423,7 +427,7 @@ bool FieldScanner::is_special_member(TypeRef member_type, uint32_t mask) {
 }
 
 int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type) {
-  const TypeRef t = btf_.type(info.value_id);
+  const TypeRef t = type(info.value_id);
   TypeRef node;
   bool found = false;
   for (uint32_t i = 0; i < t.vlen(); ++i) {
@@ -432,7 +436,7 @@ int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type)
     const std::string which = "member '" + printable(info.node_name) + "' of " + quoted_name(btf_, t.name_off());
     if (found) return fail(-EINVAL, rules::FIELD_016, which + " is defined twice");
     found = true;
-    node = btf_.type(m.type);
+    node = type(m.type);
     if (node.kind() != kStruct) return fail(-EINVAL, rules::FIELD_016, which + " is not a struct");
     if (name(node.name_off()) != node_type)
       return fail(-EINVAL, rules::FIELD_016, which + " is not a " + std::string(node_type));
@@ -448,7 +452,7 @@ int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type)
 }
 
 bool FieldScanner::parse_record(uint32_t id, Record& rec) {
-  const TypeRef t = btf_.type(id);
+  const TypeRef t = type(id);
   std::array<FieldInfo, kFieldsMax> info;
   seen_in_record_ = 0;
   const int cnt = find_struct_fields(t, load_mask_, info.data(), fields_max_, 0);
@@ -518,7 +522,7 @@ void FieldScanner::run() {
       const uint32_t id = first + local;
       if (!kptr_shaped(id)) return;
       FieldInfo tmp;
-      if (find_kptr(btf_.type(id), 0, &tmp, kKptrMask) == 1) triggers.push_back(id);
+      if (find_kptr(type(id), 0, &tmp, kKptrMask) == 1) triggers.push_back(id);
       failure_ = {};
     });
   for (uint32_t id : first_of_name)
@@ -563,14 +567,14 @@ void FieldScanner::run() {
       const Record* value = record_of(fi.value_id);
       if (!value) {
         f_.at_type(rules::FIELD_017, rec.struct_id,
-                   std::string(field_name(fi.type)) + " contains " + quoted_name(btf_, btf_.type(fi.value_id).name_off()) +
+                   std::string(field_name(fi.type)) + " contains " + quoted_name(btf_, type(fi.value_id).name_off()) +
                        ", which the scan did not process (kernel: EFAULT)");
         return;
       }
       if (!(rec.mask & kGraphNode)) continue;
       if (value->mask & kGraphRoot) {
         f_.at_type(rules::FIELD_018, rec.struct_id,
-                   "a root and node that owns " + quoted_name(btf_, btf_.type(fi.value_id).name_off()) +
+                   "a root and node that owns " + quoted_name(btf_, type(fi.value_id).name_off()) +
                        ", itself a root (kernel: ELOOP)");
         return;
       }
