@@ -197,6 +197,24 @@ TEST(ConcurrentChecks, SpecialFieldsBesideMissingMemberTypes) {
   EXPECT_FALSE(sequential.empty());
 }
 
+// A struct that contains itself is a loop the reference pass rejects; the
+// special-field pass beside it meets it first, and must end where the first
+// chain of nested members reaches 32 levels (as the kernel's scan does),
+// not visit all 3^32 of them.
+TEST(ConcurrentChecks, SpecialFieldsBesideAStructThatContainsItself) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
+  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  const uint32_t self = b.next_id();
+  b.add_struct("loop", 64, {{"a", self, 0}, {"b", self, 128}, {"c", self, 256}});
+  b.add_struct("holder", 72, {{"lock", lock, 0}, {"l", self, 64}});
+  const auto blob = b.build();
+  const auto sequential = rules_of(blob, false);
+  EXPECT_EQ(rules_of(blob, true), sequential);
+  EXPECT_FALSE(sequential.empty());
+}
+
 // The special-field pass runs beside the reference pass, before that has
 // found references that lead nowhere. Pointers (and volatile pointers) to
 // ids past the last type, and to type tags that point there, are found by

@@ -567,6 +567,10 @@ std::array<uint32_t, kRuns - 1> record_cuts(const uint8_t* begin, uint32_t len) 
   constexpr uint32_t kPoints = 32, kSettle = 16, kRecords = 64, kTries = 64;
   std::array<double, kPoints> density{};  // records per byte in each 32nd of the section
   double total = 0;
+  // The points' first lines are fetched at once rather than one point
+  // after another (each is a miss to the last-level cache).
+  for (uint32_t k = 0; k < kPoints; ++k)
+    for (uint32_t line = 0; line < 2048; line += 64) __builtin_prefetch(begin + (uint64_t(len) * k / kPoints + line) % len);
   for (uint32_t k = 0; k < kPoints; ++k) {
     density[k] = 1.0 / 16;  // when no chain settles
     uint32_t start = static_cast<uint32_t>(uint64_t(len) * k / kPoints) & ~3u;
