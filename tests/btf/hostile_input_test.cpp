@@ -174,15 +174,32 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
   EXPECT_GE(with_errors, 3u);
 }
 
+// Enough types for the checks to run on two threads (the special-field pass
+// beside the reference pass), and a bpf_spin_lock to make a struct one the
+// special-field pass reads: its id, with `i32` set to an INT's.
+uint32_t large_blob_with_a_lock(synth::BtfBuilder& b, uint32_t& i32) {
+  i32 = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
+  return b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+}
+
+// The findings of two threads are those of one, and there are some.
+std::vector<std::string> same_findings_either_way(const synth::BtfBuilder& b) {
+  const auto blob = b.build();
+  const auto sequential = rules_of(blob, false);
+  EXPECT_EQ(rules_of(blob, true), sequential);
+  EXPECT_FALSE(sequential.empty());
+  return sequential;
+}
+
 // Members, kptr targets and graph-root values of ids past the last type but
 // within the id range pass the record checks; the reference pass finds them
 // missing while the special-field pass runs beside it, which must not follow
 // them into records that do not exist.
 TEST(ConcurrentChecks, SpecialFieldsBesideMissingMemberTypes) {
   synth::BtfBuilder b;
-  const uint32_t i32 = b.add_int("int", 4, 32, 1);
-  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
-  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  uint32_t i32;
+  const uint32_t lock = large_blob_with_a_lock(b, i32);
   const uint32_t head = b.add_struct("bpf_list_head", 16, {{"a", i32, 0}});
   const uint32_t missing = 200000;  // below BTF_MAX_TYPE
   const uint32_t kptr = b.add_ptr(b.add_type_tag("kptr", missing));
@@ -191,10 +208,7 @@ TEST(ConcurrentChecks, SpecialFieldsBesideMissingMemberTypes) {
                {{"lock", lock, 0}, {"gone", missing + 2, 64}, {"p", kptr, 128}, {"q", tag_of_missing, 192},
                 {"arr", b.add_array(missing + 3, i32, 2), 256}, {"td", b.add_typedef("t", missing + 4), 320},
                 {"head", head, 384}});
-  const auto blob = b.build();
-  const auto sequential = rules_of(blob, false);
-  EXPECT_EQ(rules_of(blob, true), sequential);
-  EXPECT_FALSE(sequential.empty());
+  same_findings_either_way(b);
 }
 
 // A struct that contains itself is a loop the reference pass rejects; the
@@ -203,16 +217,12 @@ TEST(ConcurrentChecks, SpecialFieldsBesideMissingMemberTypes) {
 // not visit all 3^32 of them.
 TEST(ConcurrentChecks, SpecialFieldsBesideAStructThatContainsItself) {
   synth::BtfBuilder b;
-  const uint32_t i32 = b.add_int("int", 4, 32, 1);
-  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
-  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  uint32_t i32;
+  const uint32_t lock = large_blob_with_a_lock(b, i32);
   const uint32_t self = b.next_id();
   b.add_struct("loop", 64, {{"a", self, 0}, {"b", self, 128}, {"c", self, 256}});
   b.add_struct("holder", 72, {{"lock", lock, 0}, {"l", self, 64}});
-  const auto blob = b.build();
-  const auto sequential = rules_of(blob, false);
-  EXPECT_EQ(rules_of(blob, true), sequential);
-  EXPECT_FALSE(sequential.empty());
+  same_findings_either_way(b);
 }
 
 // The special-field pass runs beside the reference pass, before that has
@@ -222,9 +232,8 @@ TEST(ConcurrentChecks, SpecialFieldsBesideAStructThatContainsItself) {
 // it never follows them. Same findings with one thread or two.
 TEST(ConcurrentChecks, KptrsToMissingTypesBesideTheReferencePass) {
   synth::BtfBuilder b;
-  const uint32_t i32 = b.add_int("int", 4, 32, 1);
-  for (int i = 0; i < 5000; ++i) b.add_ptr(i32);
-  const uint32_t lock = b.add_struct("bpf_spin_lock", 4, {{"val", i32, 0}});
+  uint32_t i32;
+  const uint32_t lock = large_blob_with_a_lock(b, i32);
   const uint32_t missing = 1u << 20;
   const uint32_t tag = b.add_type_tag("kptr", missing);
   const uint32_t kptr = b.add_ptr(tag);
@@ -232,9 +241,7 @@ TEST(ConcurrentChecks, KptrsToMissingTypesBesideTheReferencePass) {
   const uint32_t dangling = b.add_ptr(missing + 2);
   const uint32_t vdangling = b.add_volatile(missing + 3);
   b.add_struct("holder", 48, {{"lock", lock, 0}, {"p", kptr, 64}, {"q", vkptr, 128}, {"r", dangling, 192}, {"s", vdangling, 256}});
-  const auto blob = b.build();
-  const auto sequential = rules_of(blob, false);
-  EXPECT_EQ(rules_of(blob, true), sequential);
+  const auto sequential = same_findings_either_way(b);
   EXPECT_NE(std::find_if(sequential.begin(), sequential.end(), [](const std::string& r) { return r.starts_with("BTF-REF-003"); }),
             sequential.end()) << ::testing::PrintToString(sequential);
   EXPECT_EQ(sequential.size(), 4u) << ::testing::PrintToString(sequential);

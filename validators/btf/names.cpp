@@ -192,6 +192,16 @@ ELFMETA_AVX512 inline ByteClasses classify_64_avx512(const uint8_t* p) {
 }
 #endif
 
+// Block `b` of the strings; the last, when short, copied into `tail` and
+// padded with a byte that is neither a name byte nor NUL.
+inline const uint8_t* block_at(const uint8_t* strings, uint32_t length, size_t b, uint8_t (&tail)[64]) {
+  const uint8_t* p = strings + 64 * b;
+  if (64 * b + 64 <= length) return p;
+  std::memset(tail, '!', sizeof tail);
+  std::memcpy(tail, p, length - 64 * b);
+  return tail;
+}
+
 // Walks the blocks from the end, each as a word whose bit 63 - i is byte i,
 // so that a run of name bytes sits above (at higher bits than) the byte that
 // ends it. Adding each NUL's bit, shifted up one, carries through the run
@@ -205,14 +215,8 @@ template <ByteClasses (*Classify)(const uint8_t*)>
   bool next_stop_is_nul = false;    // the first non-name byte at or after the block above
   uint64_t next_stop_distance = 0;  // from the start of the block above to that byte
   for (size_t b = blocks; b-- > 0;) {
-    const uint8_t* p = strings + 64 * b;
     uint8_t tail[64];
-    if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL
-      std::memset(tail, '!', sizeof tail);
-      std::memcpy(tail, p, length - 64 * b);
-      p = tail;
-    }
-    const ByteClasses c = Classify(p);
+    const ByteClasses c = Classify(block_at(strings, length, b, tail));
     const uint64_t stops = ~c.name;
     uint64_t names = ((c.name + (c.nul << 1)) ^ c.name) & c.name;
     if (next_stop_is_nul && next_stop_distance < kMaxNameLength) {
@@ -243,14 +247,8 @@ template <ByteClasses (*Classify)(const uint8_t*)>
   uint64_t carry = 0, nul_after = 0;  // nul_after: whether the byte after the block is a NUL, at bit 0
   uint32_t whole_name_blocks = 0, most_whole_name_blocks = 0;
   for (size_t b = blocks; b-- > 0;) {
-    const uint8_t* p = strings + 64 * b;
     uint8_t tail[64];
-    if (64 * b + 64 > length) {  // pad the last block with a byte that is neither a name byte nor NUL
-      std::memset(tail, '!', sizeof tail);
-      std::memcpy(tail, p, length - 64 * b);
-      p = tail;
-    }
-    const ByteClasses c = Classify(p);
+    const ByteClasses c = Classify(block_at(strings, length, b, tail));
     const uint64_t addend = c.nul << 1 | nul_after;
     const uint64_t partial = c.name + addend, sum = partial + carry;
     carry = (partial < addend) | (sum < partial);
