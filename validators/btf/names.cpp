@@ -172,8 +172,10 @@ __attribute__((target("avx2"))) inline ByteClasses classify_64_avx2(const uint8_
 // whole, and one byte permutation puts byte i at bit 63 - i.
 // (GCC 12's AVX-512 headers start some intrinsics from a self-initialised
 // "undefined" vector, which -Wmaybe-uninitialized flags where they inline.)
+#if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #define ELFMETA_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 ELFMETA_AVX512 inline ByteClasses classify_64_avx512(const uint8_t* p) {
   static constexpr auto kLastFirst = [] {
@@ -278,7 +280,9 @@ ELFMETA_AVX512 void fill_starts_avx512(const uint8_t* strings, uint32_t length, 
   fill_all_starts<classify_64_avx512>(strings, length, starts, blocks);
 }
 #undef ELFMETA_AVX512
+#if !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 }  // namespace
