@@ -54,8 +54,7 @@ struct Outcome {
   btf::CheckedBtf checked;
 };
 
-Outcome check_btf_blob(std::span<const uint8_t> blob, btf::CheckOptions options, bool shortcuts) {
-  options.shortcuts = shortcuts;
+Outcome check_btf_blob(std::span<const uint8_t> blob, const btf::CheckOptions& options) {
   DiagnosticList list;
   Outcome out;
   out.checked = btf::check_btf(blob, nullptr, options, "blob", "", list);
@@ -65,6 +64,7 @@ Outcome check_btf_blob(std::span<const uint8_t> blob, btf::CheckOptions options,
   return out;
 }
 
+// Between two checks of one blob, "with" and "without" something.
 std::string difference(const Outcome& with, const Outcome& without) {
   if (with.findings != without.findings) return "findings differ:\n--- with\n" + with.findings + "--- without\n" + without.findings;
   const btf::ResolveState* a = with.checked.resolve.get();
@@ -80,13 +80,23 @@ std::string difference(const Outcome& with, const Outcome& without) {
 }  // namespace
 
 ShortcutComparison compare_shortcuts(std::span<const uint8_t> blob, btf::CheckOptions options) {
-  Outcome with = check_btf_blob(blob, options, true);
-  const Outcome without = check_btf_blob(blob, options, false);
+  options.shortcuts = true;
+  Outcome with = check_btf_blob(blob, options);
+  options.shortcuts = false;
+  const Outcome without = check_btf_blob(blob, options);
   ShortcutComparison c;
   c.difference = difference(with, without);
   c.resolved = with.checked.resolve != nullptr;
   c.findings = std::move(with.findings);
   return c;
+}
+
+std::string compare_concurrency(std::span<const uint8_t> blob, btf::CheckOptions options) {
+  options.concurrent = true;
+  options.concurrent_always = true;
+  const Outcome two = check_btf_blob(blob, options);
+  options.concurrent = false;
+  return difference(two, check_btf_blob(blob, options));
 }
 
 std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_t* data, size_t size) {

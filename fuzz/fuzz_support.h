@@ -51,6 +51,11 @@ struct ShortcutComparison {
 };
 ShortcutComparison compare_shortcuts(std::span<const uint8_t> blob, btf::CheckOptions options);
 
+// The first difference between a check of a BTF blob on one core and one on
+// two (CheckOptions::concurrent_always, whatever its size), "" when none:
+// fuzz_btf aborts and the concurrency tests fail when there is one.
+std::string compare_concurrency(std::span<const uint8_t> blob, btf::CheckOptions options);
+
 // Splits fuzzer input into a length-prefixed head (first 2 bytes give its
 // size) and the rest.
 std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_t* data, size_t size);

@@ -10,9 +10,11 @@
 #include "btf/btf_rules.h"
 #include "btf/parse.h"
 #include "btf/verifier.h"
+#include "fuzz/fuzz_support.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
 #include "input/artifact.h"
+#include "tests/btf/differential_corpus.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -174,6 +176,29 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
   EXPECT_GE(with_errors, 3u);
 }
 
+// Every blob of the differential corpus (random graphs, graphs with special
+// fields, samples of the running kernel's BTF, and their mutations) checked
+// on two cores, however small: the same findings and resolve state as on one.
+TEST(ConcurrentChecks, SameFindingsAndStateOnTheDifferentialCorpus) {
+  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  btf::CheckedBtf kernel;
+  if (vmlinux.artifact) {
+    NullSink ignored;
+    kernel = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
+  }
+  testing::CorpusSpec spec;
+  spec.seed = 4343;
+  spec.graphs = 1000;
+  spec.special_field_graphs = 400;
+  spec.vmlinux_samples = 300;
+  spec.vmlinux = kernel.btf.get();
+  const auto samples = testing::differential_corpus(spec);
+  ASSERT_GT(samples.size(), 3000u);
+  btf::CheckOptions options;
+  options.assume_host_order = true;
+  for (const auto& sample : samples) ASSERT_EQ(fuzz::compare_concurrency(sample.blob, options), "") << sample.source;
+}
+
 // Enough types for the checks to run on two threads (the special-field pass
 // beside the reference pass), and a bpf_spin_lock to make a struct one the
 // special-field pass reads: its id, with `i32` set to an INT's.
@@ -245,6 +270,28 @@ TEST(ConcurrentChecks, KptrsToMissingTypesBesideTheReferencePass) {
   EXPECT_NE(std::find_if(sequential.begin(), sequential.end(), [](const std::string& r) { return r.starts_with("BTF-REF-003"); }),
             sequential.end()) << ::testing::PrintToString(sequential);
   EXPECT_EQ(sequential.size(), 4u) << ::testing::PrintToString(sequential);
+}
+
+// The special-field pass runs beside the others whatever the header said;
+// as on one core, its findings count only when nothing before it failed,
+// a header error (version 2) included.
+TEST(ConcurrentChecks, NoSpecialFieldFindingsAfterAHeaderError) {
+  synth::BtfBuilder b;
+  uint32_t i32;
+  const uint32_t lock = large_blob_with_a_lock(b, i32);
+  b.add_struct("two_locks", 8, {{"a", lock, 0}, {"b", lock, 32}});
+  auto rule_ids = [](const std::vector<std::string>& findings) {
+    std::vector<std::string> ids;
+    for (const auto& f : findings) ids.push_back(f.substr(0, f.find(' ')));
+    return ids;
+  };
+  EXPECT_EQ(rule_ids(same_findings_either_way(b)), std::vector<std::string>{"BTF-FIELD-005"});
+  synth::BtfBlobParts parts = b.parts();
+  parts.version = 2;
+  const auto blob = parts.assemble();
+  const auto sequential = rules_of(blob, false);
+  EXPECT_EQ(rules_of(blob, true), sequential);
+  EXPECT_EQ(rule_ids(sequential), std::vector<std::string>{"BTF-HDR-005"});
 }
 
 }  // namespace

@@ -419,7 +419,7 @@ void Parser::walk_types() {
   btf_.kinds_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
-  const bool two_threads = options_.concurrent && len >= kTwoThreadWalkFrom;
+  const bool two_threads = options_.concurrent && (len >= kTwoThreadWalkFrom || options_.concurrent_always);
   btf_.types_complete_ = two_threads ? walk_in_runs(cur, id) : walk_records(cur, id, len);
 }
 
@@ -565,6 +565,7 @@ void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chai
 // settled.
 std::array<uint32_t, kRuns - 1> record_cuts(const uint8_t* begin, uint32_t len) {
   constexpr uint32_t kPoints = 32, kSettle = 16, kRecords = 64, kTries = 64;
+  if (len == 0) return {};  // all runs empty (forced walks of tiny sections, in tests)
   std::array<double, kPoints> density{};  // records per byte in each 32nd of the section
   double total = 0;
   // The points' first lines are fetched at once rather than one point

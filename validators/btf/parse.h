@@ -17,8 +17,9 @@ struct ParseOptions {
   // blob is then "Invalid magic" instead of being checked in its own order.
   bool assume_host_order = false;
   // Size the records of a large type section on two threads (the result is
-  // the same).
+  // the same); with `concurrent_always`, of any type section.
   bool concurrent = false;
+  bool concurrent_always = false;
 };
 
 // The model, when the header could be read and the sections located. Its

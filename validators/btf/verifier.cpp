@@ -89,7 +89,8 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
     return true;
   }
   f.absorb(tags, tag_list.items());
-  if (fields_ran) f.absorb(fields, field_list.items());
+  // As in check_sequentially: not after any error, the header's included.
+  if (fields_ran && !f.kernel_errors()) f.absorb(fields, field_list.items());
   return true;
 }
 
@@ -102,7 +103,8 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   CheckedBtf out;
   // libbpf's verdict first; the kernel's findings follow as warnings.
   if (options.consumer == kLibbpf) check_libbpf(data, base ? base->btf.get() : nullptr, options.libbpf, f);
-  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order, options.concurrent};
+  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order, options.concurrent,
+                             options.concurrent_always};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
     f.finish();
@@ -113,7 +115,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   const Btf& btf = *out.btf;
   f.set_btf(&btf);
   const bool concurrent = options.concurrent && options.consumer == kBpfBtfLoad && btf.types_complete() && (!base || base->resolve) &&
-                          btf.own_count() >= kConcurrentChecksFrom;
+                          (btf.own_count() >= kConcurrentChecksFrom || options.concurrent_always);
   if (!concurrent || !check_concurrently(btf, base, options, f, out))
     check_sequentially(btf, base, options, f, out, /*records_done=*/concurrent);
   // Lints add to a clean verdict; on broken BTF they would mostly repeat it.

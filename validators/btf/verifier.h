@@ -27,6 +27,9 @@ struct CheckOptions {
   const Btf* kernel_btf = nullptr;
   // Use a second core for large blobs (the findings are the same either way).
   bool concurrent = true;
+  // With `concurrent`: small blobs too, down to one type (tests and fuzzers
+  // compare the findings with a check on one core).
+  bool concurrent_always = false;
   // Let the common clean records and FUNCs skip the full per-record and
   // resolve steps (the findings are the same either way; tests compare).
   bool shortcuts = true;
