@@ -5,6 +5,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <random>
 
 #include "btf/btf_rules.h"
@@ -270,6 +271,34 @@ TEST(ConcurrentChecks, KptrsToMissingTypesBesideTheReferencePass) {
   EXPECT_NE(std::find_if(sequential.begin(), sequential.end(), [](const std::string& r) { return r.starts_with("BTF-REF-003"); }),
             sequential.end()) << ::testing::PrintToString(sequential);
   EXPECT_EQ(sequential.size(), 4u) << ::testing::PrintToString(sequential);
+}
+
+// The FUNC loop of the reference pass is shared between the two threads
+// by chunks of 4096 types; FUNCs with findings, in every chunk, are left
+// to the pass, which reports them in id order: as one thread would. Some
+// prototypes the pass judged (unnamed parameters), some it did not (a
+// parameter that is a VAR), and FUNCs of something else than a prototype.
+TEST(ConcurrentChecks, FuncsWithFindingsInEveryChunkOfTheSharedFuncLoop) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  const uint32_t var = b.add_var("v", i32);
+  const uint32_t ptr = b.add_ptr(i32);
+  for (int i = 0; i < 20000; ++i) {
+    if (i % 997 == 0)
+      b.add_func("unnamed", b.add_func_proto(i32, {{"a", i32}, {"", ptr}}));  // 21
+    else if (i % 1499 == 0)
+      b.add_func("var_param", b.add_func_proto(i32, {{"a", var}}));  // 13
+    else if (i % 2003 == 0)
+      b.add_func("not_a_proto", ptr);  // 9
+    else
+      b.add_func("f", b.add_func_proto(i32, {{"a", i32}}));
+  }
+  // Which thread takes which chunk varies from run to run.
+  for (int run = 0; run < 20 && !::testing::Test::HasFailure(); ++run) {
+    std::map<std::string, size_t> count;
+    for (const auto& f : same_findings_either_way(b)) ++count[f.substr(0, f.find(' '))];
+    EXPECT_EQ(count, (std::map<std::string, size_t>{{"BTF-FUNC-004", 9}, {"BTF-FUNC-005", 21}, {"BTF-PROTO-005", 13}}));
+  }
 }
 
 // The special-field pass runs beside the others whatever the header said;

@@ -6,6 +6,7 @@
 #include "btf/btf_rules.h"
 #include "btf/kind_mask.h"
 #include "btf/names.h"
+#include "core/second_core.h"
 #include "core/text.h"
 
 namespace elfmeta::btf {
@@ -94,10 +95,46 @@ struct Sized {
   uint32_t size;
 };
 
+enum class Named : uint8_t { Unknown, Yes, No };
+
+// The FUNCs among `count` own types from `from` that resolve() would find
+// plainly fine, marked resolved; the others' local ids go to `left`. Reads
+// only what the root loop wrote (and the FUNCs' own entries), so that two
+// threads can take chunks of one loop.
+void resolve_plain_funcs(const SharedFuncLoop& s, uint32_t from, uint32_t count, std::vector<uint32_t>& left) {
+  ResolveState& st = *s.state;
+  for_each_of_kinds<kFunc>(s.kinds + from, count, [&](uint32_t i) {
+    const uint32_t local = from + i;
+    if (st.visit[local] != Visit::NotVisited) return;  // resolved in the root loop, or flagged
+    const uint32_t proto_id = s.heads[local].size_or_type, proto_local = proto_id - s.first;
+    if (proto_local >= s.own || s.kinds[proto_local] != kFuncProto ||
+        s.protos_named[proto_local] != static_cast<uint8_t>(Named::Yes)) {
+      left.push_back(local);
+      return;
+    }
+    st.ids[local] = proto_id;
+    st.visit[local] = Visit::Resolved;
+  });
+}
+
+// Chunks of 4096 types: a few dozen in a vmlinux, each long enough for the
+// hand-out to cost nothing.
+constexpr uint32_t kFuncChunk = 4096;
+
+void take_func_chunks(SharedFuncLoop& s, std::vector<uint32_t>& left) {
+  for (uint32_t c; (c = s.next_chunk.fetch_add(1, std::memory_order_relaxed)) < s.chunks;) {
+    const uint32_t from = c * kFuncChunk;
+    resolve_plain_funcs(s, from, std::min(kFuncChunk, s.own - from), left);
+    s.done_chunks.fetch_add(1, std::memory_order_release);
+    s.done_chunks.notify_one();
+  }
+}
+
 class Resolver {
  public:
-  Resolver(const Btf& btf, ResolveState& st, Findings& f, bool shortcuts)
+  Resolver(const Btf& btf, ResolveState& st, Findings& f, bool shortcuts, SharedFuncLoop* shared)
       : shortcuts_(shortcuts),
+        shared_(shortcuts ? shared : nullptr),
         btf_(btf),
         st_(st),
         f_(f),
@@ -204,6 +241,7 @@ class Resolver {
 
   bool resolve(uint32_t root);
   void check_func_proto(uint32_t id);
+  void share_func_loop(SharedFuncLoop& s);
 
   std::string describe(uint32_t id) const {
     if (id == 0) return "void";
@@ -214,6 +252,7 @@ class Resolver {
   }
 
   const bool shortcuts_;
+  SharedFuncLoop* const shared_;
   const Btf& btf_;
   ResolveState& st_;
   Findings& f_;
@@ -227,7 +266,6 @@ class Resolver {
   Mode mode_ = Mode::Tbd;
   uint32_t rejected_push_ = 0;  // the id a failed push was for, for messages
   uint32_t root_ = 0;           // the type the root loop is at
-  enum class Named : uint8_t { Unknown, Yes, No };
   std::vector<Named> protos_named_;  // per own FUNC_PROTO: are all its typed parameters named?
   // Per own type that a member had and passed the checks with: the kind of
   // the type it resolves to and the word the checks read of it (MemberShape;
@@ -973,17 +1011,44 @@ void Resolver::run() {
     }
   });
   root_ = count_;
+  if (shared_) {
+    share_func_loop(*shared_);
+    return;
+  }
   for_each_of_kinds<kFunc>(kinds_, n, [&](uint32_t local) {
     if (st_.visit[local] == Visit::NotVisited) resolve_func_alone(first + local);
   });
 }
 
+void Resolver::share_func_loop(SharedFuncLoop& s) {
+  s.chunks = (own_ + kFuncChunk - 1) / kFuncChunk;
+  s.first = first_;
+  s.own = own_;
+  s.heads = heads_;
+  s.kinds = kinds_;
+  s.protos_named = reinterpret_cast<const uint8_t*>(protos_named_.data());
+  s.state = &st_;
+  post(s.started, 1);
+  std::vector<uint32_t> left;
+  take_func_chunks(s, left);
+  await(s.done_chunks, s.chunks);
+  left.insert(left.end(), s.left_by_helper.begin(), s.left_by_helper.end());
+  std::sort(left.begin(), left.end());
+  for (const uint32_t local : left) resolve_func_alone(first_ + local);
+}
+
 }  // namespace
 
 void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
-                   bool shortcuts) {
+                   bool shortcuts, SharedFuncLoop* shared) {
   state.base = base_state;
-  Resolver(btf, state, findings, shortcuts).run();
+  if (shared && !shortcuts) post(shared->started, 1);  // no chunks: the loop is not shared
+  Resolver(btf, state, findings, shortcuts, shared).run();
+}
+
+void SharedFuncLoop::help() {
+  await(started, 1);
+  take_func_chunks(*this, left_by_helper);
 }
 
 }  // namespace elfmeta::btf

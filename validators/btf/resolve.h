@@ -5,6 +5,7 @@
 // does). Then every FUNC_PROTO's return and parameter types are checked.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -41,10 +42,34 @@ struct ResolveState {
   }
 };
 
+// The FUNC loop that ends the pass, shared with a second thread: FUNCs are
+// half the types of a vmlinux, and each needs only its prototype's result.
+// Once its root loop is done, the pass hands out chunks of ids; help(), on
+// the other thread, takes chunks too until none are left. The FUNCs that
+// are not plainly fine (a finding, or a prototype the pass has not judged)
+// are left to the pass, which takes them in id order once all chunks are
+// done: the state and findings are those of one thread. Only resolve.cpp
+// reads the fields.
+struct SharedFuncLoop {
+  // Waits until the pass has reached its FUNC loop, then takes chunks.
+  void help();
+
+  std::atomic<uint32_t> started{0};      // 1: the fields below are set
+  std::atomic<uint32_t> next_chunk{0};   // the next chunk to take
+  std::atomic<uint32_t> done_chunks{0};  // chunks done, by either thread
+  uint32_t chunks = 0, first = 0, own = 0;
+  const RecordHead* heads = nullptr;
+  const uint8_t* kinds = nullptr;
+  const uint8_t* protos_named = nullptr;  // per own type: 1 for a prototype with all parameters named
+  ResolveState* state = nullptr;
+  std::vector<uint32_t> left_by_helper;  // own ids (local) for the pass
+};
+
 // Types already flagged by the record checks are treated as failed up front.
 // `shortcuts`: FUNCs and prototype operands found clean take a short way
-// (the state and the findings are the same).
+// (the state and the findings are the same); with `shared` too, the FUNC
+// loop is shared with a thread that calls shared->help().
 void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
-                   bool shortcuts = true);
+                   bool shortcuts = true, SharedFuncLoop* shared = nullptr);
 
 }  // namespace elfmeta::btf
