@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/report.h"
+#include "input/artifact.h"
 #include "synth/btf_generator.h"
 #include "tests/btf/rule_cases.h"
 
@@ -59,6 +60,13 @@ Verdict verdict_of(const std::vector<uint8_t>& blob, btf::CheckOptions options) 
     }
   }
   return v;
+}
+
+btf::CheckedBtf running_kernel_btf() {
+  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  if (!vmlinux.artifact) return {};
+  NullSink ignored;
+  return btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
 }
 
 std::string source_family(const std::string& source) {

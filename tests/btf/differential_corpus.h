@@ -31,6 +31,11 @@ struct CorpusSpec {
 
 std::vector<Sample> differential_corpus(const CorpusSpec& spec);
 
+// The running kernel's BTF, checked (nothing where /sys/kernel/btf/vmlinux
+// is absent): the usual source of vmlinux samples, to keep while a spec
+// points at it.
+btf::CheckedBtf running_kernel_btf();
+
 // elfmeta's accept/reject verdict on a blob, as the kernel of `options` would
 // give it (lints off, the blob in host order).
 struct Verdict {

@@ -181,19 +181,9 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
 // fields, samples of the running kernel's BTF, and their mutations) checked
 // on two cores, however small: the same findings and resolve state as on one.
 TEST(ConcurrentChecks, SameFindingsAndStateOnTheDifferentialCorpus) {
-  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
-  btf::CheckedBtf kernel;
-  if (vmlinux.artifact) {
-    NullSink ignored;
-    kernel = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
-  }
-  testing::CorpusSpec spec;
-  spec.seed = 4343;
-  spec.graphs = 1000;
-  spec.special_field_graphs = 400;
-  spec.vmlinux_samples = 300;
-  spec.vmlinux = kernel.btf.get();
-  const auto samples = testing::differential_corpus(spec);
+  const btf::CheckedBtf kernel = testing::running_kernel_btf();
+  const auto samples = testing::differential_corpus(
+      {.seed = 4343, .graphs = 1000, .special_field_graphs = 400, .vmlinux_samples = 300, .vmlinux = kernel.btf.get()});
   ASSERT_GT(samples.size(), 3000u);
   btf::CheckOptions options;
   options.assume_host_order = true;

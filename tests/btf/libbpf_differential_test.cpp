@@ -13,7 +13,6 @@
 #include "btf/parse.h"
 #include "btf/verifier.h"
 #include "core/report.h"
-#include "input/artifact.h"
 #include "tests/btf/differential_corpus.h"
 #include "tests/btf/rule_cases.h"
 
@@ -51,13 +50,8 @@ TEST(LibbpfDifferential, VerdictsAgreeWithTheInstalledLibbpf) {
   ASSERT_LE(release, btf::kNewestLibbpf);
 
   CorpusSpec spec;
-  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
-  btf::CheckedBtf kernel;
-  if (vmlinux.artifact) {
-    DiagnosticList ignored;
-    kernel = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
-    spec.vmlinux = kernel.btf.get();
-  }
+  const btf::CheckedBtf kernel = running_kernel_btf();
+  spec.vmlinux = kernel.btf.get();
   spec.graphs = 600;
   spec.special_field_graphs = 200;
   spec.vmlinux_samples = 200;

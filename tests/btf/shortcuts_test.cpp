@@ -15,19 +15,9 @@ namespace {
 std::unique_ptr<input::Artifact> running_vmlinux() { return input::open_input("/sys/kernel/btf/vmlinux").artifact; }
 
 TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
-  auto vmlinux = running_vmlinux();
-  CheckedBtf kernel;
-  if (vmlinux) {
-    NullSink ignored;
-    kernel = check_btf(vmlinux->raw, nullptr, {}, "vmlinux", "", ignored);
-  }
-  testing::CorpusSpec spec;
-  spec.seed = 4242;
-  spec.graphs = 300;
-  spec.special_field_graphs = 100;
-  spec.vmlinux_samples = 100;
-  spec.vmlinux = kernel.btf.get();
-  const auto samples = testing::differential_corpus(spec);
+  const CheckedBtf kernel = testing::running_kernel_btf();
+  const auto samples = testing::differential_corpus(
+      {.seed = 4242, .graphs = 300, .special_field_graphs = 100, .vmlinux_samples = 100, .vmlinux = kernel.btf.get()});
   ASSERT_GT(samples.size(), 2000u);
   size_t compared = 0, with_findings = 0;
   for (const Release release : {kDefaultRelease, kNewestRelease, Release{5, 15}}) {
