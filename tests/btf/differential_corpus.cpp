@@ -62,11 +62,14 @@ Verdict verdict_of(const std::vector<uint8_t>& blob, btf::CheckOptions options) 
   return v;
 }
 
-btf::CheckedBtf running_kernel_btf() {
-  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
-  if (!vmlinux.artifact) return {};
-  NullSink ignored;
-  return btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
+const btf::CheckedBtf& running_kernel_btf() {
+  static const input::OpenResult vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  static const btf::CheckedBtf checked = [] {
+    if (!vmlinux.artifact) return btf::CheckedBtf{};
+    NullSink ignored;
+    return btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
+  }();
+  return checked;
 }
 
 std::string source_family(const std::string& source) {

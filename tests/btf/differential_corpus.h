@@ -31,10 +31,10 @@ struct CorpusSpec {
 
 std::vector<Sample> differential_corpus(const CorpusSpec& spec);
 
-// The running kernel's BTF, checked (nothing where /sys/kernel/btf/vmlinux
-// is absent): the usual source of vmlinux samples, to keep while a spec
-// points at it.
-btf::CheckedBtf running_kernel_btf();
+// The running kernel's BTF, checked once per process (nothing where
+// /sys/kernel/btf/vmlinux is absent): the usual source of vmlinux samples.
+// Its model points into the bytes read, which live as long.
+const btf::CheckedBtf& running_kernel_btf();
 
 // elfmeta's accept/reject verdict on a blob, as the kernel of `options` would
 // give it (lints off, the blob in host order).

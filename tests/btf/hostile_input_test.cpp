@@ -181,7 +181,7 @@ TEST(ConcurrentChecks, SameFindingsAsSequentialOnMutatedKernelBtf) {
 // fields, samples of the running kernel's BTF, and their mutations) checked
 // on two cores, however small: the same findings and resolve state as on one.
 TEST(ConcurrentChecks, SameFindingsAndStateOnTheDifferentialCorpus) {
-  const btf::CheckedBtf kernel = testing::running_kernel_btf();
+  const btf::CheckedBtf& kernel = testing::running_kernel_btf();
   const auto samples = testing::differential_corpus(
       {.seed = 4343, .graphs = 1000, .special_field_graphs = 400, .vmlinux_samples = 300, .vmlinux = kernel.btf.get()});
   ASSERT_GT(samples.size(), 3000u);

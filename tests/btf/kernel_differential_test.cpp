@@ -10,7 +10,6 @@
 
 #include "btf/verifier.h"
 #include "core/report.h"
-#include "input/artifact.h"
 #include "btf/artifact_check.h"
 #include "oracle/kernel_btf_oracle.h"
 #include "synth/btf_generator.h"
@@ -24,12 +23,7 @@ TEST(KernelDifferential, VerdictsAgreeWithBpfBtfLoad) {
   std::string why;
   if (!oracle::kernel_btf_oracle_available(&why)) GTEST_SKIP() << "kernel oracle unavailable: " << why;
 
-  auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
-  btf::CheckedBtf kernel;
-  if (vmlinux.artifact) {
-    DiagnosticList ignored;
-    kernel = btf::check_btf(vmlinux.artifact->raw, nullptr, {}, "vmlinux", "", ignored);
-  }
+  const btf::CheckedBtf& kernel = running_kernel_btf();
   CorpusSpec spec;
   spec.vmlinux = kernel.btf.get();
   const std::vector<Sample> samples = differential_corpus(spec);

@@ -50,7 +50,7 @@ TEST(LibbpfDifferential, VerdictsAgreeWithTheInstalledLibbpf) {
   ASSERT_LE(release, btf::kNewestLibbpf);
 
   CorpusSpec spec;
-  const btf::CheckedBtf kernel = running_kernel_btf();
+  const btf::CheckedBtf& kernel = running_kernel_btf();
   spec.vmlinux = kernel.btf.get();
   spec.graphs = 600;
   spec.special_field_graphs = 200;

@@ -15,7 +15,7 @@ namespace {
 std::unique_ptr<input::Artifact> running_vmlinux() { return input::open_input("/sys/kernel/btf/vmlinux").artifact; }
 
 TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
-  const CheckedBtf kernel = testing::running_kernel_btf();
+  const CheckedBtf& kernel = testing::running_kernel_btf();
   const auto samples = testing::differential_corpus(
       {.seed = 4242, .graphs = 300, .special_field_graphs = 100, .vmlinux_samples = 100, .vmlinux = kernel.btf.get()});
   ASSERT_GT(samples.size(), 2000u);
