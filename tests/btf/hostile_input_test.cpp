@@ -291,6 +291,21 @@ TEST(ConcurrentChecks, FuncsWithFindingsInEveryChunkOfTheSharedFuncLoop) {
   }
 }
 
+// A type section of no bytes (the header finding does not stop the parse),
+// walked on two threads all the same: no cuts to make (the sampling
+// divided by its length).
+TEST(ConcurrentChecks, EmptyTypeSectionOnTwoThreads) {
+  synth::BtfBuilder b;
+  const auto blob = b.build();
+  btf::CheckOptions options;
+  EXPECT_EQ(fuzz::compare_concurrency(blob, options), "");
+  options.concurrent_always = true;
+  DiagnosticList list;
+  btf::check_btf(blob, nullptr, options, "empty", "", list);
+  ASSERT_EQ(list.items().size(), 1u);  // the kernel's "No type found"
+  EXPECT_EQ(list.items()[0].rule->id, "BTF-HDR-015");
+}
+
 // The special-field pass runs beside the others whatever the header said;
 // as on one core, its findings count only when nothing before it failed,
 // a header error (version 2) included.
