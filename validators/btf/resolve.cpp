@@ -1,6 +1,7 @@
 #include "btf/resolve.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "btf/btf_rules.h"
@@ -8,6 +9,10 @@
 #include "btf/names.h"
 #include "core/second_core.h"
 #include "core/text.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace elfmeta::btf {
 
@@ -27,7 +32,7 @@ constexpr bool needs_resolve(uint32_t k) {
          k == kDatasec;
 }
 bool needs_resolve(TypeRef t) { return needs_resolve(t.kind()); }
-bool regular_int_data(uint32_t data) {
+constexpr bool regular_int_data(uint32_t data) {
   const uint32_t bits = int_bits(data), bytes = roundup_bytes(bits);
   return (bits & 7) == 0 && int_offset(data) == 0 && bytes <= 16 && bytes && !(bytes & (bytes - 1));
 }
@@ -46,7 +51,7 @@ enum class Mode : uint8_t { Tbd, Ptr, StructOrArray };
 struct MemberShape {
   uint32_t kind, word;
   static constexpr uint32_t kPresent = 1u << 31, kPlain = 1u << 30, kWordBits = 25;
-  uint32_t pack() const {
+  constexpr uint32_t pack() const {
     if (const uint32_t bytes = plain_bytes(); bytes < kPlain) return kPresent | kPlain | bytes;
     const uint32_t packed_word = kind == kInt ? (word & 0xff) | (word >> 8 & 0xff00) : word;
     return packed_word >> kWordBits ? 0 : kPresent | kind << kWordBits | packed_word;
@@ -66,7 +71,7 @@ struct MemberShape {
 
  private:
   // kPlain: not plain.
-  uint32_t plain_bytes() const {
+  constexpr uint32_t plain_bytes() const {
     switch (kind) {
       case kInt: return regular_int_data(word) ? roundup_bytes(int_bits(word)) : kPlain;
       case kEnum:
@@ -79,6 +84,25 @@ struct MemberShape {
     }
   }
 };
+
+// shapes[i] = kPointerShape for the pointers among `kinds`, else 0.
+template <uint32_t kPointerShape>
+void fill_pointer_shapes(const uint8_t* kinds, uint32_t n, uint32_t* shapes) {
+  uint32_t i = 0;
+#if defined(__SSE2__)
+  const __m128i ptr = _mm_set1_epi8(static_cast<char>(kPtr)), shape = _mm_set1_epi32(static_cast<int>(kPointerShape));
+  for (; i + 16 <= n; i += 16) {
+    const __m128i is_ptr = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + i)), ptr);
+    const __m128i lo = _mm_unpacklo_epi8(is_ptr, is_ptr), hi = _mm_unpackhi_epi8(is_ptr, is_ptr);
+    auto* out = reinterpret_cast<__m128i*>(shapes + i);
+    _mm_storeu_si128(out, _mm_and_si128(_mm_unpacklo_epi16(lo, lo), shape));
+    _mm_storeu_si128(out + 1, _mm_and_si128(_mm_unpackhi_epi16(lo, lo), shape));
+    _mm_storeu_si128(out + 2, _mm_and_si128(_mm_unpacklo_epi16(hi, hi), shape));
+    _mm_storeu_si128(out + 3, _mm_and_si128(_mm_unpackhi_epi16(hi, hi), shape));
+  }
+#endif
+  for (; i < n; ++i) shapes[i] = kinds[i] == kPtr ? kPointerShape : 0;
+}
 
 // Outcome of one step of resolving the type on top of the stack.
 enum class Step : uint8_t {
@@ -277,7 +301,8 @@ class Resolver {
   // aggregates and arrays from when they are resolved. A struct's members
   // mostly have types that others had: one load instead of a walk of the
   // chain.
-  std::vector<uint32_t> member_shapes_;
+  std::unique_ptr<uint32_t[]> member_shapes_;  // own types; none without shortcuts
+  static constexpr uint32_t kPointerShape = MemberShape{kPtr, 0}.pack();
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
   std::vector<uint8_t> operand_ok_;
@@ -981,13 +1006,23 @@ void Resolver::run() {
   st_.sizes.assign(n, 0);
   st_.visit.assign(n, Visit::NotVisited);
   protos_named_.assign(n, Named::Unknown);
-  member_shapes_.assign(shortcuts_ ? n : 0, 0);
   operand_ok_.assign(n + 1, 0);
+  // The kinds that are members without being resolved have their shapes
+  // from the start. A pointer's is the same for all: written with the
+  // zeros of the others, from the kinds alone (one in eight types of a
+  // vmlinux, whose records need not be read).
+  if (shortcuts_) {
+    member_shapes_ = std::make_unique_for_overwrite<uint32_t[]>(n);
+    fill_pointer_shapes<kPointerShape>(kinds_, n, member_shapes_.get());
+  }
   if (f_.any_flagged())
     for (uint32_t i = 0; i < n; ++i)
-      if (f_.flagged(first + i)) st_.visit[i] = Visit::Poisoned;
-  if (shortcuts_)  // the kinds that are members without being resolved
-    for_each_of_kinds<kPtr, kInt, kEnum, kEnum64>(kinds_, n, [&](uint32_t local) {
+      if (f_.flagged(first + i)) {
+        st_.visit[i] = Visit::Poisoned;
+        if (shortcuts_) member_shapes_[i] = 0;
+      }
+  if (shortcuts_)
+    for_each_of_kinds<kInt, kEnum, kEnum64>(kinds_, n, [&](uint32_t local) {
       if (st_.visit[local] == Visit::Poisoned) return;
       const uint32_t k = kinds_[local];
       member_shapes_[local] =
