@@ -138,6 +138,64 @@ TEST(CheckShortcuts, RememberedShapesFollowTheResolveOrder) {
   }
 }
 
+// A pointer or qualifier whose target is resolved already (a pointer, an
+// array, a qualifier) takes the short way, but not to a qualifier that a
+// struct resolved to a pointer not resolved yet: the kernel goes on from
+// that pointer, and finds the cycle through it.
+TEST(CheckShortcuts, PointerToAResolvedQualifierGoesOnFromItsPointer) {
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);           // 1
+  b.add_struct("s", 8, {{"c", 3, 0}});  // 2: resolves 3 in struct mode, which stops at the pointer 5
+  b.add_const(5);                       // 3
+  b.add_ptr(3);                         // 4: -> 3, then on from 5 -> 4: a cycle
+  b.add_ptr(4);                         // 5
+  expect_rule_both_ways(b.build(), "BTF-TYPE-009", "pointer cycle through a qualifier resolved in struct mode");
+}
+
+// A typedef or pointer of a pointer not visited yet resolves that pointer
+// first, the short way too, but only one: a longer chain takes the stack,
+// which finds it too deep; a cycle back to the typedef is found as well.
+TEST(CheckShortcuts, PointersNotVisitedYetAreResolvedOneDeep) {
+  {
+    synth::BtfBuilder b;
+    b.add_int("int", 4, 32, 1);  // 1
+    b.add_typedef("t", 3);       // 2
+    for (uint32_t id = 3; id < 3 + 40; ++id) b.add_ptr(id + 1 < 3 + 40 ? id + 1 : 1);
+    expect_rule_both_ways(b.build(), "BTF-TYPE-010", "typedef of a chain of 40 pointers");
+  }
+  {
+    synth::BtfBuilder b;
+    b.add_int("int", 4, 32, 1);  // 1
+    b.add_typedef("t", 3);       // 2
+    b.add_ptr(2);                // 3
+    expect_rule_both_ways(b.build(), "BTF-TYPE-009", "typedef of a pointer to the typedef");
+  }
+}
+
+// Targets resolved already without a size (a typedef of a FWD or of a
+// prototype) are left to the stack, which accepts them for a pointer.
+TEST(CheckShortcuts, ResolvedTargetsWithoutASizeTakeTheLongWay) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  const uint32_t to_fwd = b.add_typedef("opaque_t", b.add_fwd("opaque"));
+  const uint32_t to_proto = b.add_typedef("fn_t", b.add_func_proto(i32, {{"a", i32}}));
+  const uint32_t const_ptr = b.add_const(b.add_ptr(i32));
+  b.add_ptr(to_fwd);
+  b.add_ptr(to_proto);
+  b.add_typedef("const_ptr_t", const_ptr);
+  b.add_const(b.add_array(i32, i32, 2));
+  const uint32_t const_of_fwd = b.add_const(to_fwd);
+  b.add_var("v", const_of_fwd);                    // no size for a VAR
+  b.add_func_proto(i32, {{"a", const_of_fwd}});  // nor for a parameter
+  CheckOptions options;
+  options.assume_host_order = true;
+  const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
+  EXPECT_EQ(c.difference, "");
+  ASSERT_TRUE(c.resolved);
+  EXPECT_NE(c.findings.find("BTF-VAR-005"), std::string::npos) << c.findings;
+  EXPECT_NE(c.findings.find("BTF-PROTO-005"), std::string::npos) << c.findings;
+}
+
 // A prototype whose operand types earlier prototypes had is checked in one
 // go; it must still learn that a parameter has no name.
 TEST(CheckShortcuts, KnownOperandsStillNeedNamedParameters) {

@@ -361,7 +361,8 @@ class Resolver {
     const uint32_t k = kind(id);
     return (shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k)) || resolve(id);
   }
-  bool resolve_plain_ref(uint32_t id, uint32_t kind);
+  bool resolve_plain_ref(uint32_t id, uint32_t kind, bool first_pointer = true);
+  bool resolve_past_resolved(uint32_t local, uint32_t kind, uint32_t target, uint32_t target_kind);
   bool resolve_plain_aggregate(uint32_t id);
   bool resolve_plain_array(uint32_t id);
 };
@@ -765,7 +766,7 @@ bool Resolver::resolve_plain_func(uint32_t id) {
 // walk at once (a pointer to a struct, a const INT, a typedef of a resolved
 // struct: four in five of a vmlinux's), without the stack: false leaves the
 // type to resolve().
-bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
+bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind, bool first_pointer) {
   const uint32_t local = id - first_, target = heads_[local].size_or_type, target_local = target - first_;
   if (target) {
     if (target_local >= own_) return false;
@@ -782,6 +783,21 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
       case kUnion:  // a sink for a pointer; in TBD mode, resolved already
         if (kind == kPtr || target_state == Visit::Resolved) break;
         return false;
+      case kPtr:
+        // Not visited yet: the stack would push it and resolve it at once, in
+        // pointer mode, as it would as a root (a typedef of a pointer to a
+        // struct); once, so that a chain stays within the depth limit.
+        if (target_state == Visit::NotVisited && first_pointer &&
+            resolve_plain_ref(target, kPtr, /*first_pointer=*/false))
+          return resolve_past_resolved(local, kind, target, target_kind);
+        [[fallthrough]];
+      case kArray:
+      case kTypedef:
+      case kVolatile:
+      case kConst:
+      case kRestrict:
+      case kTypeTag:  // resolved already: not pushed in any mode
+        return target_state == Visit::Resolved && resolve_past_resolved(local, kind, target, target_kind);
       default: return false;
     }
     if (target_state == Visit::Poisoned) return false;
@@ -791,6 +807,28 @@ bool Resolver::resolve_plain_ref(uint32_t id, uint32_t kind) {
   }
   if (kind != kPtr) inherit_shape(id, target);
   mark_resolved(local, target, 0);
+  return true;
+}
+
+// The rest of resolve_plain_ref() for a target that is a pointer, an array
+// or a modifier, resolved already (a const struct, a typedef of a pointer:
+// most of the others of a vmlinux): done when id_size() finds the target's
+// size, and a pointer's target modifier does not end at a pointer still to
+// resolve (that one would be pushed).
+bool Resolver::resolve_past_resolved(uint32_t local, uint32_t kind, uint32_t target, uint32_t target_kind) {
+  uint32_t sized_id = target;  // the type id_size(target) finds
+  if (is_modifier(target_kind)) {
+    sized_id = st_.ids[target - first_];
+    const uint32_t sized_local = sized_id - first_;
+    if (sized_local >= own_) return false;  // void, or a base type
+    const uint32_t k = kinds_[sized_local];
+    if (kind == kPtr && k == kPtr && st_.visit[sized_local] != Visit::Resolved) return false;
+    if (nosize(k) || !(has_size_field(k) || k == kArray || k == kPtr)) return false;
+  }
+  const uint32_t id = first_ + local;
+  if (kind != kPtr) inherit_shape(id, sized_id);
+  remember_operand(id);
+  mark_resolved(local, sized_id, 0);
   return true;
 }
 
