@@ -172,6 +172,39 @@ TEST(CheckShortcuts, PointersNotVisitedYetAreResolvedOneDeep) {
   }
 }
 
+// A struct's array member not visited yet is resolved first, the short way
+// where it can be: then the struct may still take the stack for a later
+// member; an array of the struct itself is left to the stack, which finds
+// the cycle.
+TEST(CheckShortcuts, ArrayMembersNotVisitedYetAreResolvedFirst) {
+  {
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);                // 1
+    b.add_struct("s", 8, {{"name", 3, 0}, {"n", i32, 32}});         // 2
+    b.add_array(i32, i32, 1);                                       // 3
+    CheckOptions options;
+    options.assume_host_order = true;
+    const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
+    EXPECT_EQ(c.difference, "");
+    EXPECT_EQ(c.findings, "");
+  }
+  {
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);                // 1
+    b.add_struct("s", 8, {{"name", 4, 0}, {"big", 3, 32}});         // 2: the array fits, "big" does not
+    b.add_struct("big", 8, {{"a", i32, 0}, {"b", i32, 32}});        // 3
+    b.add_array(i32, i32, 1);                                       // 4
+    expect_rule_both_ways(b.build(), "BTF-AGG-010", "array member resolved first, then a member too big");
+  }
+  {
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);  // 1
+    b.add_struct("s", 8, {{"self", 3, 0}});           // 2
+    b.add_array(2, i32, 1);                           // 3
+    expect_rule_both_ways(b.build(), "BTF-TYPE-009", "array of the struct that has it");
+  }
+}
+
 // Targets resolved already without a size (a typedef of a FWD or of a
 // prototype) are left to the stack, which accepts them for a pointer.
 TEST(CheckShortcuts, ResolvedTargetsWithoutASizeTakeTheLongWay) {

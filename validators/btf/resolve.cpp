@@ -842,7 +842,12 @@ bool Resolver::resolve_plain_aggregate(uint32_t id) {
     const Member m = member_at(t, i);
     const uint32_t local = m.type - first_;
     if (local >= own_) return false;
-    const uint32_t packed = member_shapes_[local];
+    uint32_t packed = member_shapes_[local];
+    // An array not visited yet (a vmlinux's mostly follow their struct):
+    // the stack would push it and resolve it at once, in struct mode, as
+    // the root loop would.
+    if (!packed && kinds_[local] == kArray && st_.visit[local] == Visit::NotVisited && resolve_plain_array(m.type))
+      packed = member_shapes_[local];
     if (!(packed & MemberShape::kPlain) || !MemberShape::plainly_fits(packed, m.offset, size)) return false;
   }
   remember_shape(id, t.kind(), size);
