@@ -305,14 +305,17 @@ class Resolver {
   static constexpr uint32_t kPointerShape = MemberShape{kPtr, 0}.pack();
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
-  std::vector<uint8_t> operand_ok_;
-  bool known_operand(uint32_t id) const { return shortcuts_ && id - first_ < own_ && operand_ok_[id - first_]; }
+  // A bit per type (a vmlinux's 16 KB stay in the first-level cache, where
+  // prototypes look up their operands at random).
+  std::vector<uint64_t> operand_ok_;
+  uint8_t operand_bit(uint32_t local) const { return operand_ok_[local / 64] >> (local % 64) & 1; }
+  bool known_operand(uint32_t id) const { return shortcuts_ && id - first_ < own_ && operand_bit(id - first_); }
   // Whether all of a prototype's operands are known (then it learns whether
   // its parameters are named, and its check is done): no branch per
-  // operand. operand_ok_ has an entry past the own types, for the others.
+  // operand. operand_ok_ has a bit past the own types, for the others.
   bool known_operands(uint32_t local, TypeRef proto) {
     const uint32_t ret = proto.type(), n = proto.vlen();
-    uint8_t known = (ret == 0) | operand_ok_[std::min(ret - first_, own_)];
+    uint8_t known = (ret == 0) | operand_bit(std::min(ret - first_, own_));
     uint8_t named = 1;
     // Up to kFewParams parameters, read as that many: a loop of a fixed count
     // has no end that goes the wrong way once a prototype. The words past
@@ -321,7 +324,7 @@ class Resolver {
     for (uint32_t i = 0, count = fixed ? kFewParams : n; i < count; ++i) {
       const Param p = param_at(proto, i);
       const uint8_t beyond = i >= n;
-      known &= beyond | operand_ok_[std::min(p.type - first_, own_)];
+      known &= beyond | operand_bit(std::min(p.type - first_, own_));
       named &= beyond | (p.name_off != 0);
     }
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
@@ -331,7 +334,7 @@ class Resolver {
   // Also for the pointers, typedefs and qualifiers found to have a size
   // when they are resolved.
   void remember_operand(uint32_t id) {
-    if (id - first_ < own_) operand_ok_[id - first_] = 1;
+    if (const uint32_t local = id - first_; local < own_) operand_ok_[local / 64] |= uint64_t(1) << (local % 64);
   }
   // The kernel wants a name on every parameter but the vararg.
   static bool unnamed(const Param& p) { return !p.name_off && p.type; }
@@ -1049,7 +1052,7 @@ void Resolver::run() {
   st_.sizes.assign(n, 0);
   st_.visit.assign(n, Visit::NotVisited);
   protos_named_.assign(n, Named::Unknown);
-  operand_ok_.assign(n + 1, 0);
+  operand_ok_.assign(n / 64 + 1, 0);
   // The kinds that are members without being resolved have their shapes
   // from the start. A pointer's is the same for all: written with the
   // zeros of the others, from the kinds alone (one in eight types of a
