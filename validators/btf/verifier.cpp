@@ -54,13 +54,15 @@ void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptio
   }
 }
 
-// For a large blob, on two cores: the reference pass on this one; the record
-// checks, then the type-tag and special-field passes, on the other, which
-// then takes its share of the reference pass's FUNCs (SharedFuncLoop). The
-// latter two depend on the others only when something fails; then their
-// results are dropped and they run again after the merge. Returns false when
-// the record checks failed, so that everything after them must run again
-// (the reference pass skips broken records).
+// For a large blob, on two cores: the reference pass, then the type-tag
+// pass, on this one; the record checks, then the special-field pass, on the
+// other, which then takes its share of the reference pass's FUNCs
+// (SharedFuncLoop): the record checks are the longer part. The last two
+// passes depend on the others only when something fails; then their results
+// are dropped (the special fields' also after a type-tag error) and they run
+// again after the merge. Returns false when the record checks failed, so
+// that everything after them must run again (the reference pass skips
+// broken records).
 bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
                         CheckedBtf& out) {
   const CheckContext& ctx = f.context();
@@ -70,20 +72,21 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   bool fields_ran = false;
   auto state = std::make_unique<ResolveState>();
   SharedFuncLoop func_loop;
-  auto record_tag_and_field_passes = [&] {
+  auto record_and_field_passes = [&] {
     check_records(btf, records, options.shortcuts);
-    if (records.any_flagged()) return;
-    check_type_tags(btf, tags, /*report_missing=*/false);
-    if (tags.kernel_errors() || base) return;
+    if (records.any_flagged() || base) return;
     check_special_fields(btf, options.kernel_btf, fields);
     fields_ran = true;
   };
   run_beside(
       [&] {
-        record_tag_and_field_passes();
+        record_and_field_passes();
         func_loop.help();  // then the reference pass's FUNCs, with the other thread
       },
-      [&] { resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references, options.shortcuts, &func_loop); });
+      [&] {
+        resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references, options.shortcuts, &func_loop);
+        check_type_tags(btf, tags, /*report_missing=*/false);
+      });
 
   f.absorb(records, record_list.items());
   if (records.any_flagged()) return false;
