@@ -310,19 +310,21 @@ ByteClassifier widest_byte_classifier() {
 }
 
 IdentifierMap::IdentifierMap(const uint8_t* strings, uint32_t length, ByteClassifier how)
-    : starts_((uint64_t(length) + 63) / 64 + 1), past_(static_cast<uint32_t>(starts_.size() - 1)) {
+    : past_(static_cast<uint32_t>((uint64_t(length) + 63) / 64)),
+      starts_(std::make_unique_for_overwrite<uint64_t[]>(past_ + 1)) {
+  starts_[past_] = 0;
   if (!byte_classifier_supported(how)) how = ByteClassifier::kPortable;
 #if defined(__x86_64__)
   if (how == ByteClassifier::kAvx512) {
-    fill_starts_avx512(strings, length, starts_.data(), past_);
+    fill_starts_avx512(strings, length, starts_.get(), past_);
     return;
   }
   if (how == ByteClassifier::kAvx2) {
-    fill_starts_avx2(strings, length, starts_.data(), past_);
+    fill_starts_avx2(strings, length, starts_.get(), past_);
     return;
   }
 #endif
-  fill_starts_portable(strings, length, starts_.data(), past_);
+  fill_starts_portable(strings, length, starts_.get(), past_);
 }
 
 namespace {

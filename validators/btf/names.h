@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,8 +84,9 @@ class IdentifierMap {
   }
 
  private:
-  std::vector<uint64_t> starts_;
   uint32_t past_;  // index of the zero word
+  // Not zeroed first: the fill writes every word.
+  std::unique_ptr<uint64_t[]> starts_;
 };
 
 // Why a name fails, for messages: "is empty", "is longer than 512 bytes",
