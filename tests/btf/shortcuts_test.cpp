@@ -203,6 +203,15 @@ TEST(CheckShortcuts, ArrayMembersNotVisitedYetAreResolvedFirst) {
     b.add_array(2, i32, 1);                           // 3
     expect_rule_both_ways(b.build(), "BTF-TYPE-009", "array of the struct that has it");
   }
+  {
+    // An array the record checks flagged is failed from the start, not
+    // visited: the struct fails with it, silently.
+    synth::BtfBuilder b;
+    const uint32_t i32 = b.add_int("int", 4, 32, 1);                                    // 1
+    b.add_struct("s", 8, {{"name", 3, 0}});                                             // 2
+    b.add_raw(b.str("a"), synth::BtfBuilder::info(kArray), 0, {i32, i32, 1});           // 3
+    expect_rule_both_ways(b.build(), "BTF-ARRAY-002", "named array member");
+  }
 }
 
 // Targets resolved already without a size (a typedef of a FWD or of a
