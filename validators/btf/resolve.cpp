@@ -25,6 +25,8 @@ constexpr bool nosize(uint32_t k) {
   return k == kUnknown || k == kFwd || k == kFunc || k == kFuncProto || k == kDeclTag;
 }
 bool nosize(TypeRef t) { return nosize(t.kind()); }
+// Kinds id_size() finds a size for by themselves (none of them nosize()).
+constexpr bool sized_kind(uint32_t k) { return has_size_field(k) || k == kArray || k == kPtr; }
 constexpr bool source_only(uint32_t k) { return k == kVar || k == kDeclTag || k == kDatasec; }
 bool source_only(TypeRef t) { return source_only(t.kind()); }
 constexpr bool needs_resolve(uint32_t k) {
@@ -85,12 +87,11 @@ struct MemberShape {
   }
 };
 
-// shapes[i] = kPointerShape for the pointers among `kinds`, else 0.
-template <uint32_t kPointerShape>
-void fill_pointer_shapes(const uint8_t* kinds, uint32_t n, uint32_t* shapes) {
+// shapes[i] = `pointer_shape` for the pointers among `kinds`, else 0.
+void fill_pointer_shapes(const uint8_t* kinds, uint32_t n, uint32_t pointer_shape, uint32_t* shapes) {
   uint32_t i = 0;
 #if defined(__SSE2__)
-  const __m128i ptr = _mm_set1_epi8(static_cast<char>(kPtr)), shape = _mm_set1_epi32(static_cast<int>(kPointerShape));
+  const __m128i ptr = _mm_set1_epi8(static_cast<char>(kPtr)), shape = _mm_set1_epi32(static_cast<int>(pointer_shape));
   for (; i + 16 <= n; i += 16) {
     const __m128i is_ptr = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kinds + i)), ptr);
     const __m128i lo = _mm_unpacklo_epi8(is_ptr, is_ptr), hi = _mm_unpackhi_epi8(is_ptr, is_ptr);
@@ -101,7 +102,7 @@ void fill_pointer_shapes(const uint8_t* kinds, uint32_t n, uint32_t* shapes) {
     _mm_storeu_si128(out + 3, _mm_and_si128(_mm_unpackhi_epi16(hi, hi), shape));
   }
 #endif
-  for (; i < n; ++i) shapes[i] = kinds[i] == kPtr ? kPointerShape : 0;
+  for (; i < n; ++i) shapes[i] = kinds[i] == kPtr ? pointer_shape : 0;
 }
 
 // Outcome of one step of resolving the type on top of the stack.
@@ -216,13 +217,10 @@ class Resolver {
   // Whether id_size(id) would find a size.
   bool has_size(uint32_t id) const {
     const uint32_t k = kind(id);
-    if (nosize(k)) return false;
-    if (has_size_field(k) || k == kArray || k == kPtr) return true;
+    if (sized_kind(k)) return true;
     if (!is_modifier(k) && k != kVar) return false;
     const uint32_t rid = resolved_id(id);
-    if (!exists(rid)) return false;
-    const uint32_t rk = kind(rid);
-    return !nosize(rk) && (has_size_field(rk) || rk == kArray || rk == kPtr);
+    return exists(rid) && sized_kind(kind(rid));
   }
   uint32_t kind(uint32_t id) const { return btf_.kind_of(id); }
   uint32_t resolved_id(uint32_t id) const {
@@ -302,7 +300,6 @@ class Resolver {
   // mostly have types that others had: one load instead of a walk of the
   // chain.
   std::unique_ptr<uint32_t[]> member_shapes_;  // own types; none without shortcuts
-  static constexpr uint32_t kPointerShape = MemberShape{kPtr, 0}.pack();
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
   // A bit per type (a vmlinux's 16 KB stay in the first-level cache, where
@@ -826,7 +823,7 @@ bool Resolver::resolve_past_resolved(uint32_t local, uint32_t kind, uint32_t tar
     if (sized_local >= own_) return false;  // void, or a base type
     const uint32_t k = kinds_[sized_local];
     if (kind == kPtr && k == kPtr && st_.visit[sized_local] != Visit::Resolved) return false;
-    if (nosize(k) || !(has_size_field(k) || k == kArray || k == kPtr)) return false;
+    if (!sized_kind(k)) return false;
   }
   const uint32_t id = first_ + local;
   if (kind != kPtr) inherit_shape(id, sized_id);
@@ -1059,7 +1056,7 @@ void Resolver::run() {
   // vmlinux, whose records need not be read).
   if (shortcuts_) {
     member_shapes_ = std::make_unique_for_overwrite<uint32_t[]>(n);
-    fill_pointer_shapes<kPointerShape>(kinds_, n, member_shapes_.get());
+    fill_pointer_shapes(kinds_, n, MemberShape{kPtr, 0}.pack(), member_shapes_.get());
   }
   if (f_.any_flagged())
     for (uint32_t i = 0; i < n; ++i)
