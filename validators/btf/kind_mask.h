@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -33,11 +34,19 @@ constexpr uint64_t chunk_bits(uint32_t count) { return count == 64 ? ~uint64_t(0
 
 // Calls fn(i), in order, for every i < n whose bit is set in
 // chunk_mask(base, count), the mask of the `count` <= 64 types from `base`.
+// An `fn` that returns bool stops the walk by returning false.
 template <typename ChunkMask, typename Fn>
 void for_each_in_chunks(uint32_t n, ChunkMask chunk_mask, Fn fn) {
   for (uint32_t base = 0; base < n; base += 64) {
     const uint32_t count = n - base < 64 ? n - base : 64;
-    for (uint64_t m = chunk_mask(base, count); m; m &= m - 1) fn(base + static_cast<uint32_t>(std::countr_zero(m)));
+    for (uint64_t m = chunk_mask(base, count); m; m &= m - 1) {
+      const uint32_t i = base + static_cast<uint32_t>(std::countr_zero(m));
+      if constexpr (std::is_same_v<std::invoke_result_t<Fn&, uint32_t>, bool>) {
+        if (!fn(i)) return;
+      } else {
+        fn(i);
+      }
+    }
   }
 }
 

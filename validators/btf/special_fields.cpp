@@ -507,25 +507,23 @@ void FieldScanner::run() {
   // Kind by kind: most records are neither kind, and their heads need not
   // be read. Base BTF only (see the header): its own types are all of them,
   // read straight from the record heads.
-  const uint32_t first = btf_.first_id(), own = btf_.own_count();
+  const uint32_t first = btf_.first_id();
   // Until each name looked for has its first struct (a vmlinux's are all
   // among its first ninth).
   size_t names_left = 0;
   for (const auto& [name, type] : kTriggerNames) names_left += (load_mask_ & type) != 0;
-  for (uint32_t base = 0; base < own && names_left; base += 64) {
-    const uint32_t count = std::min(64u, own - base);
-    for (uint64_t m = kind_mask<kStruct>(btf_.kinds() + base, count); m; m &= m - 1) {
-      const uint32_t local = base + static_cast<uint32_t>(std::countr_zero(m));
+  if (names_left)
+    for_each_of_kinds<kStruct>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
       const char* s = btf_.string_at(btf_.own_type(local).name_off());
       // "bpf_" without a call (a shorter name ends at a NUL, which no test matches)
-      if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') continue;
+      if (!s || s[0] != 'b' || s[1] != 'p' || s[2] != 'f' || s[3] != '_') return true;
       for (size_t j = 0; j < std::size(kTriggerNames); ++j)
         if (!first_of_name[j] && (load_mask_ & kTriggerNames[j].second) && kTriggerNames[j].first == s) {
           first_of_name[j] = first + local;
           --names_left;
         }
-    }
-  }
+      return names_left != 0;
+    });
   if (load_mask_ & kKptrMask)
     for_each_of_kinds<kPtr, kVolatile>(btf_.kinds(), btf_.own_count(), [&](uint32_t local) {
       const uint32_t id = first + local;
