@@ -35,14 +35,21 @@ TEST(CheckShortcuts, SameFindingsAndStateOnTheDifferentialCorpus) {
   EXPECT_GT(with_findings, compared / 4);
 }
 
+// A check of `blob` with the shortcuts and one without, which must agree.
+fuzz::ShortcutComparison both_ways(const std::vector<uint8_t>& blob) {
+  CheckOptions options;
+  options.assume_host_order = true;
+  fuzz::ShortcutComparison c = fuzz::compare_shortcuts(blob, options);
+  EXPECT_EQ(c.difference, "");
+  return c;
+}
+
 // A check with the shortcuts and one without both report `rule`, and
 // agree on everything else.
 void expect_rule_both_ways(const std::vector<uint8_t>& blob, const char* rule, const char* what) {
-  CheckOptions options;
-  options.assume_host_order = true;
-  const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(blob, options);
+  SCOPED_TRACE(what);
+  const fuzz::ShortcutComparison c = both_ways(blob);
   EXPECT_NE(c.findings.find(rule), std::string::npos) << what << ":\n" << c.findings;
-  EXPECT_EQ(c.difference, "") << what;
 }
 
 // The record screen takes a name at offset 0 for none, also where the
@@ -100,10 +107,7 @@ TEST(CheckShortcuts, RememberedShapesFollowTheResolveOrder) {
     b.add_struct("early", 4, {{"a", t, 0}});
     b.add_array(i32, i32, 2);
     b.add_struct("late", 4, {{"a", t, 0}});
-    CheckOptions options;
-    options.assume_host_order = true;
-    const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
-    EXPECT_EQ(c.difference, "");
+    const fuzz::ShortcutComparison c = both_ways(b.build());
     EXPECT_NE(c.findings.find("BTF-AGG-010"), std::string::npos) << c.findings;
     EXPECT_NE(c.findings.find("[type 6 STRUCT 'late']"), std::string::npos) << c.findings;
     EXPECT_EQ(c.findings.find("'early'"), std::string::npos) << "the early struct passes:\n" << c.findings;
@@ -182,10 +186,7 @@ TEST(CheckShortcuts, ArrayMembersNotVisitedYetAreResolvedFirst) {
     const uint32_t i32 = b.add_int("int", 4, 32, 1);                // 1
     b.add_struct("s", 8, {{"name", 3, 0}, {"n", i32, 32}});         // 2
     b.add_array(i32, i32, 1);                                       // 3
-    CheckOptions options;
-    options.assume_host_order = true;
-    const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
-    EXPECT_EQ(c.difference, "");
+    const fuzz::ShortcutComparison c = both_ways(b.build());
     EXPECT_EQ(c.findings, "");
   }
   {
@@ -229,10 +230,7 @@ TEST(CheckShortcuts, ResolvedTargetsWithoutASizeTakeTheLongWay) {
   const uint32_t const_of_fwd = b.add_const(to_fwd);
   b.add_var("v", const_of_fwd);                    // no size for a VAR
   b.add_func_proto(i32, {{"a", const_of_fwd}});  // nor for a parameter
-  CheckOptions options;
-  options.assume_host_order = true;
-  const fuzz::ShortcutComparison c = fuzz::compare_shortcuts(b.build(), options);
-  EXPECT_EQ(c.difference, "");
+  const fuzz::ShortcutComparison c = both_ways(b.build());
   ASSERT_TRUE(c.resolved);
   EXPECT_NE(c.findings.find("BTF-VAR-005"), std::string::npos) << c.findings;
   EXPECT_NE(c.findings.find("BTF-PROTO-005"), std::string::npos) << c.findings;
