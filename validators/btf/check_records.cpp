@@ -141,8 +141,10 @@ class RecordChecker {
   bool plain_parameters(TypeRef t) const {
     const uint32_t n = t.vlen();
     bool plain = true;
+    // Past vlen, offset 0 (a word in the cache), not whatever the next
+    // record holds there: mostly a FUNC's name, a miss.
     for (uint32_t i = 0, count = fixed_count(t, kFewItems, 8) ? kFewItems : n; i < count; ++i)
-      plain &= (i >= n) | optional_identifier(param_at(t, i).name_off);
+      plain &= optional_identifier(i < n ? param_at(t, i).name_off : 0);
     return plain;
   }
   bool plain_members(TypeRef t) const {
