@@ -318,11 +318,16 @@ class Resolver {
     // has no end that goes the wrong way once a prototype. The words past
     // the last parameter (of the next records) count for nothing.
     const bool fixed = n <= kFewParams && uint64_t(heads_[local].offset) + kTypeRecordSize + 8 * kFewParams <= types_len_;
-    for (uint32_t i = 0, count = fixed ? kFewParams : n; i < count; ++i) {
+    auto operand = [&](uint32_t i) {
       const Param p = param_at(proto, i);
       const uint8_t beyond = i >= n;
       known &= beyond | operand_bit(std::min(p.type - first_, own_));
       named &= beyond | (p.name_off != 0);
+    };
+    if (fixed) {  // a constant count: unrolled, its loads issued together
+      for (uint32_t i = 0; i < kFewParams; ++i) operand(i);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) operand(i);
     }
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
     return known;
