@@ -141,10 +141,18 @@ class RecordChecker {
   bool plain_parameters(TypeRef t) const {
     const uint32_t n = t.vlen();
     bool plain = true;
+    if (!fixed_count(t, kFewItems, 8)) {
+      for (uint32_t i = 0; i < n; ++i) plain &= optional_identifier(param_at(t, i).name_off);
+      return plain;
+    }
     // Past vlen, offset 0 (a word in the cache), not whatever the next
-    // record holds there: mostly a FUNC's name, a miss.
-    for (uint32_t i = 0, count = fixed_count(t, kFewItems, 8) ? kFewItems : n; i < count; ++i)
-      plain &= optional_identifier(i < n ? param_at(t, i).name_off : 0);
+    // record holds there (mostly a FUNC's name, a miss). Masked rather than
+    // chosen: the compiler would make a choice a branch, and cut the loop
+    // short at vlen, a branch per prototype that mostly goes the wrong way.
+    for (uint32_t i = 0; i < kFewItems; ++i) {
+      const uint32_t exists = static_cast<uint32_t>(static_cast<int32_t>(i - n) >> 31);  // all ones for i < n
+      plain &= optional_identifier(param_at(t, i).name_off & exists);
+    }
     return plain;
   }
   bool plain_members(TypeRef t) const {
