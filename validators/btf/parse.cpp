@@ -383,17 +383,29 @@ constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
 // would then be reloaded and stored at every record.
 constexpr size_t kKindBatch = 256;
 
+// Room in `heads` for every record that can start in [cur, until), each at
+// least a record head long; returns where the first goes. The walks write
+// through a pointer they keep in a register: push_back() would load and
+// store the vector's end at every record. heads_done() gives back the rest.
+RecordHead* heads_room(RecordHeads& heads, uint32_t cur, uint32_t until) {
+  const size_t at = heads.size();
+  heads.resize(at + (cur < until ? (until - cur) / kTypeRecordSize + 1 : 0));
+  return heads.data() + at;
+}
+void heads_done(RecordHeads& heads, const RecordHead* end) { heads.resize(static_cast<size_t>(end - heads.data())); }
+
 // Appends the heads and kinds of the records from `cur` on, until one starts
 // at or after `until` or none fits; returns where it stopped.
 [[gnu::always_inline]] inline uint32_t append_records(const uint8_t* begin, uint32_t len, uint32_t cur, uint32_t until,
                                                      RecordHeads& heads, std::vector<uint8_t>& kinds) {
   uint8_t batch[kKindBatch];
   size_t n = 0;
+  RecordHead* out = heads_room(heads, cur, until);
   while (cur < until) {
     const uint32_t size = record_size(begin, len, cur);
     if (!size) break;
     const RecordHead head = head_at(begin, cur);
-    heads.push_back(head);
+    *out++ = head;
     batch[n++] = static_cast<uint8_t>(info_kind(head.info));
     if (n == kKindBatch) {
       kinds.insert(kinds.end(), batch, batch + n);
@@ -402,6 +414,7 @@ constexpr size_t kKindBatch = 256;
     cur += size;
   }
   kinds.insert(kinds.end(), batch, batch + n);
+  heads_done(heads, out);
   return cur;
 }
 
@@ -415,7 +428,7 @@ constexpr size_t kRuns = 8;
 // The records of the type section, each sized by its kind and vlen.
 void Parser::walk_types() {
   const uint32_t len = btf_.hdr_.type_len;
-  btf_.heads_.reserve(len / 16);
+  btf_.heads_.reserve(len / kTypeRecordSize + 1);  // the most records that fit: see heads_room()
   btf_.kinds_.reserve(len / 16);
   uint32_t cur = 0;
   uint32_t id = btf_.first_id_;
@@ -524,8 +537,12 @@ void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chai
   } else {
     uint8_t batch[K][kKindBatch];
     std::array<uint32_t, K> cur, size;
+    std::array<RecordHead*, K> out;
     ELFMETA_EACH_CHAIN
-    for (size_t k = 0; k < K; ++k) cur[k] = *chains[k].cur;
+    for (size_t k = 0; k < K; ++k) {
+      cur[k] = *chains[k].cur;
+      out[k] = heads_room(*chains[k].heads, cur[k], chains[k].until);
+    }
     for (bool all = true; all;) {
       size_t n = 0;
       for (; n < kKindBatch; ++n) {
@@ -538,7 +555,7 @@ void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chai
         ELFMETA_EACH_CHAIN
         for (size_t k = 0; k < K; ++k) {
           const RecordHead head = head_at(begin, cur[k]);
-          chains[k].heads->push_back(head);
+          *out[k]++ = head;
           batch[k][n] = static_cast<uint8_t>(info_kind(head.info));
           cur[k] += size[k];
         }
@@ -546,6 +563,8 @@ void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chai
       ELFMETA_EACH_CHAIN
       for (size_t k = 0; k < K; ++k) chains[k].kinds->insert(chains[k].kinds->end(), batch[k], batch[k] + n);
     }
+    ELFMETA_EACH_CHAIN
+    for (size_t k = 0; k < K; ++k) heads_done(*chains[k].heads, out[k]);
     // The others go on without the chain that stopped.
     const size_t stopped = static_cast<size_t>(std::find(size.begin(), size.end(), 0u) - size.begin());
     std::array<Chain, K - 1> rest;
