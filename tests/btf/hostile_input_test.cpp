@@ -4,13 +4,16 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <random>
 
 #include "btf/btf_rules.h"
 #include "btf/parse.h"
+#include "btf/resolve.h"
 #include "btf/verifier.h"
+#include "core/second_core.h"
 #include "fuzz/fuzz_support.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
@@ -289,6 +292,33 @@ TEST(ConcurrentChecks, FuncsWithFindingsInEveryChunkOfTheSharedFuncLoop) {
     for (const auto& f : same_findings_either_way(b)) ++count[f.substr(0, f.find(' '))];
     EXPECT_EQ(count, (std::map<std::string, size_t>{{"BTF-FUNC-004", 9}, {"BTF-FUNC-005", 21}, {"BTF-PROTO-005", 13}}));
   }
+}
+
+// The task for the first thread at the FUNC loop (the type-tag pass, in a
+// check) runs once, whether the pass or the helper gets there first, also
+// where the pass does not share its FUNCs (no shortcuts).
+TEST(ConcurrentChecks, TheFirstComerTaskOfTheSharedFuncLoopRunsOnce) {
+  synth::BtfBuilder b;
+  const uint32_t i32 = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 10000; ++i) b.add_func("f", b.add_func_proto(i32, {{"a", i32}}));
+  const auto blob = b.build();
+  for (const bool shortcuts : {true, false})
+    for (int run = 0; run < 20 && !::testing::Test::HasFailure(); ++run) {
+      NullSink sink;
+      const btf::CheckContext context;
+      btf::Findings findings(context, sink);
+      auto parsed = btf::parse(blob, {}, findings);
+      ASSERT_TRUE(parsed && parsed->types_complete());
+      findings.set_btf(&*parsed);
+      btf::SharedFuncLoop loop;
+      std::atomic<int> runs{0};
+      loop.first_comer = [&] { ++runs; };
+      btf::ResolveState state;
+      run_beside([&] { loop.help(); },
+                 [&] { btf::resolve_types(*parsed, nullptr, state, findings, shortcuts, &loop); });
+      EXPECT_EQ(runs.load(), 1) << "shortcuts " << shortcuts;
+      EXPECT_EQ(state.state(parsed->type_count() - 1), btf::Visit::Resolved);
+    }
 }
 
 // A type section of no bytes (the header finding does not stop the parse),

@@ -1112,6 +1112,7 @@ void Resolver::share_func_loop(SharedFuncLoop& s) {
   s.protos_named = reinterpret_cast<const uint8_t*>(protos_named_.data());
   s.state = &st_;
   post(s.started, 1);
+  s.run_first_comer();
   std::vector<uint32_t> left;
   take_func_chunks(s, left);
   await(s.done_chunks, s.chunks);
@@ -1130,6 +1131,7 @@ void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState&
 }
 
 void SharedFuncLoop::help() {
+  run_first_comer();
   await(started, 1);
   take_func_chunks(*this, left_by_helper);
 }

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "btf/btf.h"
@@ -53,6 +54,15 @@ struct ResolveState {
 struct SharedFuncLoop {
   // Waits until the pass has reached its FUNC loop, then takes chunks.
   void help();
+  // A task for whichever thread reaches the loop first, run before it
+  // takes chunks (the pass posts the chunks first, so the other can start
+  // on them): the two threads then end together, sharing the FUNCs, which
+  // a task run after the loop would not.
+  std::function<void()> first_comer;
+  void run_first_comer() {
+    if (first_comer && !first_comer_taken.exchange(true, std::memory_order_acq_rel)) first_comer();
+  }
+  std::atomic<bool> first_comer_taken{false};
 
   std::atomic<uint32_t> started{0};      // 1: the fields below are set
   std::atomic<uint32_t> next_chunk{0};   // the next chunk to take

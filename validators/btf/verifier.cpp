@@ -54,15 +54,15 @@ void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptio
   }
 }
 
-// For a large blob, on two cores: the reference pass, then the type-tag
-// pass, on this one; the record checks, then the special-field pass, on the
-// other, which then takes its share of the reference pass's FUNCs
-// (SharedFuncLoop): the record checks are the longer part. The last two
-// passes depend on the others only when something fails; then their results
-// are dropped (the special fields' also after a type-tag error) and they run
-// again after the merge. Returns false when the record checks failed, so
-// that everything after them must run again (the reference pass skips
-// broken records).
+// For a large blob, on two cores: the reference pass on this one; the
+// record checks, then the special-field pass, on the other, which then
+// takes its share of the reference pass's FUNCs (SharedFuncLoop). The
+// type-tag pass goes to the thread that reaches the FUNCs first. The
+// type-tag and special-field passes depend on the others only when
+// something fails; then their results are dropped (the special fields' also
+// after a type-tag error) and they run again after the merge. Returns false
+// when the record checks failed, so that everything after them must run
+// again (the reference pass skips broken records).
 bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
                         CheckedBtf& out) {
   const CheckContext& ctx = f.context();
@@ -72,6 +72,7 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
   bool fields_ran = false;
   auto state = std::make_unique<ResolveState>();
   SharedFuncLoop func_loop;
+  func_loop.first_comer = [&] { check_type_tags(btf, tags, /*report_missing=*/false); };
   auto record_and_field_passes = [&] {
     check_records(btf, records, options.shortcuts);
     if (records.any_flagged() || base) return;
@@ -85,7 +86,6 @@ bool check_concurrently(const Btf& btf, const CheckedBtf* base, const CheckOptio
       },
       [&] {
         resolve_types(btf, base ? base->resolve.get() : nullptr, *state, references, options.shortcuts, &func_loop);
-        check_type_tags(btf, tags, /*report_missing=*/false);
       });
 
   f.absorb(records, record_list.items());
