@@ -324,7 +324,7 @@ class Resolver {
       known &= beyond | operand_bit(std::min(p.type - first_, own_));
       named &= beyond | (p.name_off != 0);
     };
-    if (fixed) {  // a constant count: unrolled, its loads issued together
+    if (fixed) {  // a constant count: the loop's end never goes the wrong way
       for (uint32_t i = 0; i < kFewParams; ++i) operand(i);
     } else {
       for (uint32_t i = 0; i < n; ++i) operand(i);
