@@ -107,6 +107,17 @@ struct VarSecInfo {
 
 inline Member member_at(TypeRef t, uint32_t i) { return {t.payload(3 * i), t.payload(3 * i + 1), t.payload(3 * i + 2)}; }
 inline Param param_at(TypeRef t, uint32_t i) { return {t.payload(2 * i), t.payload(2 * i + 1)}; }
+// Whether a loop may read a prototype's parameters as kFewParams of them
+// whatever its vlen: it has no more, and their bytes lie before
+// `types_end`. A loop of constant count has an end the processor
+// predicts; a loop of vlen, a branch per prototype that mostly goes the
+// wrong way. The slots past vlen hold the next records' bytes, which the
+// loop must count for nothing, without a branch (a choice there, and the
+// compiler cuts the loop short at vlen again).
+inline constexpr uint32_t kFewParams = 4;
+inline bool reads_few_params(TypeRef proto, const uint8_t* types_end) {
+  return proto.vlen() <= kFewParams && size_t(types_end - proto.bytes()) >= kTypeRecordSize + 8 * kFewParams;
+}
 inline VarSecInfo secinfo_at(TypeRef t, uint32_t i) { return {t.payload(3 * i), t.payload(3 * i + 1), t.payload(3 * i + 2)}; }
 inline EnumValue enum_at(TypeRef t, uint32_t i) {
   if (t.kind() == kEnum64) return {t.payload(3 * i), t.payload(3 * i + 1) | (uint64_t(t.payload(3 * i + 2)) << 32)};

@@ -125,31 +125,22 @@ class RecordChecker {
   // --- the screen: names in this blob's own strings, items one by one.
   // A required name: offset 0 is none, even where a broken string section
   // does not start with a NUL.
-  // Without branches (& on bools): fixed_count() reads names that count
-  // for nothing.
+  // Without branches (& on bools): the loop of reads_few_params() reads
+  // names that count for nothing.
   bool own_identifier(uint32_t off) const {
     return (off != 0) & (off <= kMaxNameOffset) & own_names_.starts_identifier(off - btf_.string_start());
   }
   bool optional_identifier(uint32_t off) const { return (off == 0) | own_identifier(off); }
-  // Whether a record's first `count` items of `item_size` bytes may be read
-  // whatever its vlen, as long as those past it count for nothing: a loop
-  // of a fixed count has no end that goes the wrong way once a record.
-  bool fixed_count(TypeRef t, uint32_t count, uint32_t item_size) const {
-    return t.vlen() <= count && size_t(types_end_ - t.bytes()) >= kTypeRecordSize + count * item_size;
-  }
-  static constexpr uint32_t kFewItems = 4;
   bool plain_parameters(TypeRef t) const {
     const uint32_t n = t.vlen();
     bool plain = true;
-    if (!fixed_count(t, kFewItems, 8)) {
+    if (!reads_few_params(t, types_end_)) {
       for (uint32_t i = 0; i < n; ++i) plain &= optional_identifier(param_at(t, i).name_off);
       return plain;
     }
     // Past vlen, offset 0 (a word in the cache), not whatever the next
-    // record holds there (mostly a FUNC's name, a miss). Masked rather than
-    // chosen: the compiler would make a choice a branch, and cut the loop
-    // short at vlen, a branch per prototype that mostly goes the wrong way.
-    for (uint32_t i = 0; i < kFewItems; ++i) {
+    // record holds there (mostly a FUNC's name, a miss); masked, not chosen.
+    for (uint32_t i = 0; i < kFewParams; ++i) {
       const uint32_t exists = static_cast<uint32_t>(static_cast<int32_t>(i - n) >> 31);  // all ones for i < n
       plain &= optional_identifier(param_at(t, i).name_off & exists);
     }

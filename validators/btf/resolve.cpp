@@ -314,17 +314,13 @@ class Resolver {
     const uint32_t ret = proto.type(), n = proto.vlen();
     uint8_t known = (ret == 0) | operand_bit(std::min(ret - first_, own_));
     uint8_t named = 1;
-    // Up to kFewParams parameters, read as that many: a loop of a fixed count
-    // has no end that goes the wrong way once a prototype. The words past
-    // the last parameter (of the next records) count for nothing.
-    const bool fixed = n <= kFewParams && uint64_t(heads_[local].offset) + kTypeRecordSize + 8 * kFewParams <= types_len_;
     auto operand = [&](uint32_t i) {
       const Param p = param_at(proto, i);
       const uint8_t beyond = i >= n;
       known &= beyond | operand_bit(std::min(p.type - first_, own_));
       named &= beyond | (p.name_off != 0);
     };
-    if (fixed) {  // a constant count: the loop's end never goes the wrong way
+    if (reads_few_params(proto, types_ + types_len_)) {
       for (uint32_t i = 0; i < kFewParams; ++i) operand(i);
     } else {
       for (uint32_t i = 0; i < n; ++i) operand(i);
@@ -332,7 +328,6 @@ class Resolver {
     if (known) protos_named_[local] = named ? Named::Yes : Named::No;
     return known;
   }
-  static constexpr uint32_t kFewParams = 4;
   // Also for the pointers, typedefs and qualifiers found to have a size
   // when they are resolved.
   void remember_operand(uint32_t id) {
