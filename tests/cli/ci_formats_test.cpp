@@ -16,6 +16,7 @@
 #include "tests/support/cli_run.h"
 #include "tests/support/compressors.h"
 #include "tests/support/elf_builder.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -67,7 +68,7 @@ bool has(const std::string& doc, const std::string& s) { return doc.find(s) != s
 
 void expect_valid_sarif(const std::string& doc) {
   const auto verdict = validate_against_sarif_schema(doc);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << doc;
 }
 
@@ -146,7 +147,7 @@ TEST(CliCiFormats, JunitFailsTheBrokenInputAndPassesTheCleanOne) {
   EXPECT_TRUE(has(r.out, "<testsuite name=\"sample.btf\" tests=\"1\" failures=\"0\"")) << r.out;
   EXPECT_TRUE(has(r.out, "<testcase classname=\"elfmeta\" name=\"no findings\"/>")) << r.out;
   const auto verdict = check_xml_well_formed(r.out);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << r.out;
 }
 
@@ -155,7 +156,7 @@ TEST(CliCiFormats, JunitEscapesAnInputsName) {
   const CliRun r = elfmeta("check --format junit 'a&b<c>.btf'");
   EXPECT_TRUE(has(r.out, "<testsuite name=\"a&amp;b&lt;c&gt;.btf\"")) << r.out;
   const auto verdict = check_xml_well_formed(r.out);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << r.out;
 }
 

@@ -13,6 +13,7 @@
 #include "synth/orc_builder.h"
 #include "tests/support/ci_formats.h"
 #include "tests/support/headless_chromium.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -112,7 +113,7 @@ TEST(CliReport, UsageAndUnreadableInputsExitTwoWithOneLine) {
 TEST(CliReport, ChromiumDrawsEveryChart) {
   const ReportFiles f = make_report();
   const RenderedPage rendered = render_in_chromium(f.page);
-  if (!rendered.ran) GTEST_SKIP() << rendered.output;
+  ELFMETA_REQUIRE_INSTALLED(rendered.ran, rendered.output);
   const std::string& dom = rendered.dom;
   EXPECT_NE(dom.find("data-rendered=\"ok\""), std::string::npos) << dom;
   EXPECT_NE(dom.find("<p id=\"render-error\" hidden=\"\"></p>"), std::string::npos) << dom;

@@ -8,6 +8,7 @@
 #include "btf/xc/xc_rules.h"
 #include "core/report.h"
 #include "tests/support/ci_formats.h"
+#include "tests/support/require.h"
 
 namespace elfmeta {
 namespace {
@@ -42,7 +43,7 @@ bool has(const std::string& doc, const std::string& s) { return doc.find(s) != s
 
 void expect_well_formed(const std::string& xml) {
   const auto verdict = testing::check_xml_well_formed(xml);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << xml;
 }
 

@@ -10,6 +10,7 @@
 #include "core/report.h"
 #include "core/rule_docs.h"
 #include "tests/support/ci_formats.h"
+#include "tests/support/require.h"
 
 namespace elfmeta {
 namespace {
@@ -170,7 +171,7 @@ TEST(Sarif, FindingsWithoutARuleAndUnreadableInputsAreNotifications) {
     EXPECT_TRUE(has(tail, field)) << field << " in\n" << tail;
 
   const auto verdict = testing::validate_against_sarif_schema(doc);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << doc;
 }
 
@@ -181,7 +182,7 @@ TEST(Sarif, ValidatesAgainstTheSchemaWithHostileNames) {
   const std::string doc = sarif({&in, 1});
   EXPECT_TRUE(has(doc, "quote\\\" backslash\\\\ tab\\t byte\\u0001 high\\u00ff")) << doc;
   const auto verdict = testing::validate_against_sarif_schema(doc);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << doc;
 }
 
@@ -195,7 +196,7 @@ TEST(Sarif, SchemaCheckRejectsAnInvalidLog) {
   ASSERT_NE(level, std::string::npos);
   doc.replace(level, valid.size(), "\"level\": \"fatal\"");
   const auto verdict = testing::validate_against_sarif_schema(doc);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_FALSE(verdict.passed) << doc;
   EXPECT_NE(verdict.output.find("'fatal' is not one of"), std::string::npos) << verdict.output;
 }
@@ -204,7 +205,7 @@ TEST(Sarif, EmptyRunValidates) {
   const std::string doc = sarif({});
   EXPECT_TRUE(has(doc, "\"results\": []"));
   const auto verdict = testing::validate_against_sarif_schema(doc);
-  if (!verdict.ran) GTEST_SKIP() << verdict.output;
+  ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << doc;
 }
 

@@ -20,6 +20,7 @@
 #include "input/symbols.h"
 #include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -56,7 +57,7 @@ Result check_file(const fs::path& p, uint32_t consumer = kNoConsumer) {
 class GasSframe : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (run("echo | as --gsframe -o /dev/null -") != 0) GTEST_SKIP() << "as has no --gsframe";
+    ELFMETA_REQUIRE_INSTALLED(run("echo | as --gsframe -o /dev/null -") == 0, "as has no --gsframe (package binutils)");
     dir_ = fs::temp_directory_path() / ("elfmeta-gas-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     fs::create_directories(dir_);
   }

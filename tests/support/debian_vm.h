@@ -11,6 +11,7 @@
 #include "input/artifact.h"
 #include "oracle/vm_oracle.h"
 #include "tests/support/debian_kernels.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 
@@ -18,7 +19,7 @@ class DebianVmTest : public DebianTreeTest {
  protected:
   void SetUp() override {
     std::string why;
-    if (!vm_.available(&why)) GTEST_SKIP() << why;
+    ELFMETA_REQUIRE_INSTALLED(vm_.available(&why), why);
     DebianTreeTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     auto opened = input::open_input(tree_.vmlinuz.string());

@@ -28,6 +28,7 @@
 #include "input/relocations.h"
 #include "oracle/kernel_btf_oracle.h"
 #include "synth/elf_patch.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -65,9 +66,7 @@ const Bytes& compiled(const std::string& name, const std::string& target = "bpf"
 }
 
 #define REQUIRE_OBJECT(var, name)                              \
-  if (!have_clang()) {                                        \
-    GTEST_SKIP() << "clang is not installed";                 \
-  }                                                           \
+  ELFMETA_REQUIRE_INSTALLED(have_clang(), "clang is not installed (package clang)"); \
   const Bytes& var = compiled(name);                        \
   ASSERT_FALSE(var.empty()) << "clang failed on " << name
 
@@ -216,7 +215,7 @@ TEST_P(Corpus, RawBtfHasOnlyWhatLibbpfFixes) {
 
 // The same programs for big-endian BPF (bpfeb), read on this host.
 TEST_P(Corpus, BigEndianObjectCleanUnderBpfObject) {
-  if (!have_clang()) GTEST_SKIP() << "clang is not installed";
+  ELFMETA_REQUIRE_INSTALLED(have_clang(), "clang is not installed (package clang)");
   const Bytes& object = compiled(GetParam(), "bpfeb");
   ASSERT_FALSE(object.empty());
   const Outcome o = check(object, kBpfObject);

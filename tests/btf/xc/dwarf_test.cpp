@@ -25,6 +25,7 @@
 #include "core/findings.h"
 #include "input/artifact.h"
 #include "input/symbols.h"
+#include "tests/support/require.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -59,6 +60,7 @@ struct Checked {
   const Btf& b() const { return *btf.btf; }
   // The id of the type of `kind` named `name`; 0 when there is none.
   uint32_t find(uint32_t kind, std::string_view name, size_t nth = 0) const {
+    if (!btf.btf) return 0;
     for (uint32_t id = b().first_id(); id < b().type_count(); ++id) {
       const TypeRef t = b().type(id);
       if (t.kind() == kind && b().name_of(t.name_off()) == name && nth-- == 0) return id;
@@ -117,9 +119,25 @@ XcResult cross_check(const Checked& c, const input::SymbolIndex* symbols = nullp
 class BtfDwarf : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (run("pahole --version") != 0) GTEST_SKIP() << "pahole is not installed";
+    ELFMETA_REQUIRE_INSTALLED(run("pahole --version") == 0, "pahole is not installed (package dwarves)");
     dir_ = fs::temp_directory_path() / ("elfmeta-xcdw-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     fs::create_directories(dir_);
+    // pahole -J must work before any test relies on its output: pahole
+    // 1.24 adds .BTF with llvm-objcopy (package llvm), and without it every
+    // object below would come out without BTF.
+    const std::string& why = pahole_cannot_encode(dir_);
+    if (!why.empty()) FAIL() << why;
+  }
+  static const std::string& pahole_cannot_encode(const fs::path& dir) {
+    static const std::string why = [&] {
+      const fs::path src = dir / "probe.c", obj = dir / "probe.o";
+      std::ofstream(src) << "struct probe { int a; } probe;\n";
+      if (run("gcc -g -c " + src.string() + " -o " + obj.string()) != 0) return std::string("gcc -g -c fails");
+      if (run("pahole -J " + obj.string()) != 0)
+        return std::string("pahole -J cannot add .BTF to an object (pahole 1.24 calls llvm-objcopy, package llvm)");
+      return std::string();
+    }();
+    return why;
   }
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);
@@ -145,6 +163,10 @@ class BtfDwarf : public ::testing::Test {
   // changed by `change`, checked.
   Checked patched(const Checked& c, uint32_t id, uint64_t at, const std::function<uint32_t(uint32_t)>& change) {
     EXPECT_NE(id, 0u);
+    if (!c.btf.btf || id == 0) {
+      ADD_FAILURE() << "nothing to patch: the object has no checked BTF or no such type";
+      return {};
+    }
     auto bytes = read_file(c.artifact->path);
     const uint64_t pos = c.btf_file_offset + c.b().record_offset(id) + at;
     uint32_t v;
@@ -199,7 +221,7 @@ TEST_F(BtfDwarf, GccObjectsAgree) {
 TEST_F(BtfDwarf, ClangObjectsAgree) {
   // Clang nests the types defined inside a struct in its DIE and writes
   // signed enumerators as DW_FORM_sdata.
-  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  ELFMETA_REQUIRE_INSTALLED(run("clang --version") == 0, "clang is not installed (package clang)");
   for (const char* source : {"layouts.c", "other.c", "other2.c", "quirks.c"}) {
     SCOPED_TRACE(source);
     const Checked c = open_checked(object(source, "clang -Wno-everything"));
@@ -588,7 +610,7 @@ TEST_F(BtfDwarf, VariableArrayCountIsXcDw003) {
 // ---------------------------------------------------------------- XC-DW-006
 
 TEST_F(BtfDwarf, TypeTagsAgreeAndAMissingTagIsFound) {
-  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  ELFMETA_REQUIRE_INSTALLED(run("clang --version") == 0, "clang is not installed (package clang)");
   const Checked c = open_checked(object("type_tags.c", "clang"));
   ASSERT_TRUE(c.btf.btf);
   const uint32_t id = c.find(btf::kStruct, "tagged");
@@ -615,7 +637,7 @@ TEST_F(BtfDwarf, TypeTagsAgreeAndAMissingTagIsFound) {
 // name: `c` arrives in rsi. pahole 1.24 encodes the source prototype. The
 // twin: clang -O0, which keeps every parameter where the ABI puts it.
 TEST_F(BtfDwarf, ClangDroppedParameterIsXcSym004) {
-  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  ELFMETA_REQUIRE_INSTALLED(run("clang --version") == 0, "clang is not installed (package clang)");
   const Checked clean = open_checked(object("abi.c", "clang", "-O0"));
   ASSERT_TRUE(clean.btf.btf);
   const XcResult twin = cross_check(clean);
@@ -685,7 +707,7 @@ TEST_F(BtfDwarf, GccWithoutVariableTrackingIsNotXcSym004) {
 }
 
 TEST_F(BtfDwarf, NocallSubprogramIsXcSym004) {
-  if (run("clang --version") != 0) GTEST_SKIP() << "clang is not installed";
+  ELFMETA_REQUIRE_INSTALLED(run("clang --version") == 0, "clang is not installed (package clang)");
   const fs::path ll = dir_ / "abi.ll";
   ASSERT_EQ(run("clang -g -O0 -S -emit-llvm " + (kCorpus / "abi.c").string() + " -o " + ll.string()), 0);
   std::ifstream in(ll);
