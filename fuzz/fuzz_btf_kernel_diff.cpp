@@ -24,8 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.kernel = btf::KernelProfile(btf::running_kernel().release);
   DiagnosticList list;
   const bool ours = btf::check_btf({data, size}, nullptr, options, "fuzz", "", list).errors == 0;
-  for (const auto& d : list.items())
-    if (d.rule && d.rule->id == "BTF-FIELD-021") return 0;  // depends on the kernel's own BTF
+  for (const auto& d : list.items()) {
+    if (!d.rule) continue;
+    if (d.rule->id == "BTF-FIELD-021") return 0;  // depends on the kernel's own BTF
+    // Never loaded into the running kernel: a scan that holds a CPU in the
+    // syscall for seconds to hours (BTF-FIELD-022), and an array whose field
+    // count wraps 32 bits, which corrupts the stack of kernels 6.18 to 7.0
+    // (regress/known-bugs/linux-btf-repeat-fields-overflow.md).
+    if (d.rule->id == "BTF-FIELD-022") return 0;
+    if (d.rule->id == "BTF-FIELD-010" && d.message.find("an array expands") != std::string::npos) return 0;
+  }
   const auto kernel = oracle::kernel_btf_load({data, size});
   if (!kernel.available || kernel.accepted == ours) return 0;
   std::ostringstream why;

@@ -147,7 +147,7 @@ class BtfMutator {
   }
 
  private:
-  static constexpr uint32_t kMutations = 22;
+  static constexpr uint32_t kMutations = 25;
   static constexpr size_t kGrowthLimit = 64;
 
   bool apply(uint32_t which) {
@@ -172,6 +172,9 @@ class BtfMutator {
       case 19: return change_payload_word();
       case 20: return embed_special_struct();
       case 21: return change_string_section();
+      case 22: return nest_struct_at_offset_zero();
+      case 23: return huge_array_of_structs();
+      case 24: return parameter_back_to_its_prototype();
     }
     return false;
   }
@@ -566,6 +569,49 @@ class BtfMutator {
     return true;
   }
 
+  // The shapes behind issue 27's hang and crash: a struct that repeats
+  // another struct in members all at offset 0 (stacked, the kernel's
+  // special-field scan visits it 3^k times), an array of structs whose
+  // element count times their fields wraps 32 bits, and a prototype whose
+  // parameters point back to it (type spellings that recurse).
+  bool nest_struct_at_offset_zero() {
+    const auto inner = find_index([](const Record& r) { return kind_of(r) == btf::kStruct; });
+    if (!inner) return false;
+    const uint32_t inner_id = g_.id_of(*inner), n = 2 + pick(rng_, 3);
+    Record r{g_.add_string("nest"), synth::BtfBuilder::info(btf::kStruct, n), g_.records[*inner][2]};
+    for (uint32_t i = 0; i < n; ++i) r.insert(r.end(), {g_.add_string("m" + std::to_string(i)), inner_id, 0});
+    const uint32_t outer = append(std::move(r));
+    // Sometimes a struct that a special field makes the scan enter holds it.
+    if (const auto host = find_index([&](const Record& h) { return kind_of(h) == btf::kStruct && vlen_of(h) > 0; });
+        host && chance(rng_, 2)) {
+      Record& h = g_.records[*host];
+      h[3 + 1] = outer;  // the first member
+    }
+    return true;
+  }
+  bool huge_array_of_structs() {
+    const auto elem = find_index([](const Record& r) { return kind_of(r) == btf::kStruct; });
+    const auto index = find_index([](const Record& r) { return kind_of(r) == btf::kInt; });
+    if (!elem || !index) return false;
+    const uint32_t nelems = pick_of(rng_, {0x80000001u, 0xffffffffu, 0x10000001u, 477218589u, 0x55555556u});
+    const uint32_t arr = append({0, synth::BtfBuilder::info(btf::kArray), 0, g_.id_of(*elem), g_.id_of(*index), nelems});
+    if (const auto host = find_index([&](const Record& h) { return kind_of(h) == btf::kStruct && vlen_of(h) > 0; })) {
+      Record& h = g_.records[*host];
+      h[3 + 3 * (vlen_of(h) - 1) + 1] = arr;  // the last member
+    }
+    return true;
+  }
+  bool parameter_back_to_its_prototype() {
+    const auto proto = find_index([](const Record& r) { return kind_of(r) == btf::kFuncProto && vlen_of(r) > 0; });
+    if (!proto) return false;
+    const uint32_t proto_id = g_.id_of(*proto);
+    const uint32_t target = chance(rng_, 4) ? proto_id : append({0, synth::BtfBuilder::info(btf::kPtr), proto_id});
+    Record& r = g_.records[*proto];
+    for (uint32_t i = 0; i < vlen_of(r); ++i)
+      if (chance(rng_, 2) || i == 0) r[3 + 2 * i + 1] = target;
+    return true;
+  }
+
   // The string section itself: a missing final NUL, a non-NUL first byte.
   bool change_string_section() {
     if (g_.strings.empty()) return false;
@@ -606,6 +652,25 @@ std::optional<std::vector<uint8_t>> cross_over_btf(std::span<const uint8_t> a, s
   const size_t count = std::min<size_t>(donor.records.size() - first, 1 + pick(rng, 16));
   for (size_t i = first; i < first + count; ++i) carry_record(*g, *other, donor.records[i]);
   return g->serialise();
+}
+
+std::optional<std::vector<uint8_t>> mutate_btf_pair(std::span<const uint8_t> input, Rng& rng) {
+  if (input.size() < 2) return std::nullopt;
+  const size_t head = size_t(input[0]) | size_t(input[1]) << 8;
+  if (head > input.size() - 2) return std::nullopt;
+  std::vector<uint8_t> first(input.begin() + 2, input.begin() + 2 + long(head)), second(input.begin() + 2 + long(head), input.end());
+  // A diff is most telling between near twins: sometimes one side becomes
+  // a copy of the other before the mutation.
+  if (chance(rng, 4)) (chance(rng, 2) ? first : second) = chance(rng, 2) ? first : second;
+  std::vector<uint8_t>& side = chance(rng, 2) ? first : second;
+  auto mutated = mutate_btf(side, rng);
+  if (!mutated) return std::nullopt;
+  side = std::move(*mutated);
+  if (first.size() > 0xffff) return std::nullopt;
+  std::vector<uint8_t> out{static_cast<uint8_t>(first.size()), static_cast<uint8_t>(first.size() >> 8)};
+  out.insert(out.end(), first.begin(), first.end());
+  out.insert(out.end(), second.begin(), second.end());
+  return out;
 }
 
 std::optional<std::vector<uint8_t>> mutate_btf_split(std::span<const uint8_t> input, Rng& rng) {

@@ -24,5 +24,8 @@ std::optional<std::vector<uint8_t>> cross_over_btf(std::span<const uint8_t> a, s
 // fuzz_btf_split's input (u16 length, base BTF, split BTF): one half is
 // mutated, the split half on top of the base it continues.
 std::optional<std::vector<uint8_t>> mutate_btf_split(std::span<const uint8_t> input, Rng& rng);
+// fuzz_btf_diff's input (u16 length, OLD BTF, NEW BTF): one side mutated,
+// sometimes after becoming a copy of the other.
+std::optional<std::vector<uint8_t>> mutate_btf_pair(std::span<const uint8_t> input, Rng& rng);
 
 }  // namespace elfmeta::fuzz

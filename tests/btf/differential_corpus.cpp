@@ -38,6 +38,11 @@ std::vector<Sample> differential_corpus(const CorpusSpec& spec) {
   if (spec.rule_cases)
     for (const RuleCase& c : btf_rule_cases()) {
       if (c.base || c.elf || c.consumer != kBpfBtfLoad) continue;
+      // Its trigger is the load it warns about: a million struct visits,
+      // seconds of a CPU in the kernel (a minute in a VM without KVM). The
+      // kernel's verdict on the shape is shown at a depth it scans quickly
+      // (SpecialFields.ThreeWayNestingTheKernelAccepts).
+      if (c.rule == "BTF-FIELD-022") continue;
       samples.push_back({"rule case " + std::string(c.rule), c.make(false)});
       samples.push_back({"rule case twin " + std::string(c.rule), c.make(true)});
     }

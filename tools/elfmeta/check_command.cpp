@@ -95,6 +95,15 @@ CheckSettings parse_settings(Args& args, std::string_view command, std::initiali
                          btf::kNewestLibbpf.str() + ", not '" + v + "'");
       s.btf.consumer = kLibbpf;
       s.btf.libbpf = *r;
+    } else if (args.option("--as", v)) {
+      if (v == "btf")
+        s.as = input::Format::Btf;
+      else if (v == "sframe")
+        s.as = input::Format::Sframe;
+      else if (v == "auto")
+        s.as = input::Format::Auto;
+      else
+        throw UsageError("--as takes btf or sframe (the input is that format's raw blob, whatever its bytes) or auto, not '" + v + "'");
     } else if (args.option("--base-btf", v)) {
       s.base_paths.push_back(v);
     } else if (args.option("--format", v)) {

@@ -203,10 +203,11 @@ void expand_package(const std::string& path, std::vector<InputSource>& sources, 
   }
 }
 
-std::vector<InputSource> expand_inputs(const std::vector<std::string>& inputs, std::vector<PackageContext>& packages) {
+std::vector<InputSource> expand_inputs(const std::vector<std::string>& inputs, input::Format as,
+                                       std::vector<PackageContext>& packages) {
   std::vector<InputSource> sources;
   for (const auto& path : inputs) {
-    if (input::is_debian_package_file(path))
+    if (as == input::Format::Auto && input::is_debian_package_file(path))
       expand_package(path, sources, packages);
     else
       sources.push_back({path, std::nullopt, -1, ""});
@@ -282,7 +283,7 @@ std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::str
   }
 
   std::vector<PackageContext>& packages = run.packages;
-  std::vector<InputSource> sources = expand_inputs(s.inputs, packages);
+  std::vector<InputSource> sources = expand_inputs(s.inputs, s.as, packages);
   clock.lap("reading packages");
   std::vector<InputResult>& results = run.results;
   results.resize(sources.size());
@@ -293,7 +294,7 @@ std::optional<CheckRun> run_checks(CheckSettings& s, PhaseClock& clock, std::str
       results[i].open_error = src.error;
       return;
     }
-    auto opened = src.bytes ? input::open_bytes(src.path, std::move(*src.bytes)) : input::open_input(src.path);
+    auto opened = src.bytes ? input::open_bytes(src.path, std::move(*src.bytes)) : input::open_input(src.path, s.as);
     src.bytes.reset();
     results[i].artifact = std::move(opened.artifact);
     results[i].open_error = opened.error;

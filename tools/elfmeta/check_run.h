@@ -43,6 +43,8 @@ struct CheckSettings {
   bool timing = false;  // --timing: where the time went, on stderr
   std::vector<std::string> base_paths;
   std::vector<std::string> inputs;
+  // --as btf|sframe: every input file is that format's raw blob.
+  input::Format as = input::Format::Auto;
 };
 
 struct PackageContext {

@@ -13,6 +13,7 @@
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
+#include "synth/hostile_btf.h"
 #include "synth/orc_builder.h"
 #include "synth/sframe_builder.h"
 
@@ -41,6 +42,14 @@ void btf_seeds() {
   }
   synth::Rng rng(7);
   write("fuzz_btf", "special-fields", synth::special_fields_graph(rng).build());
+  // The shapes of issue 27, small: an array whose field count wraps in 32
+  // bits, structs nested three ways, a prototype whose parameters point back
+  // to it. The mutators grow them (nelems, depth, parameters).
+  write("fuzz_btf", "kptr-array-repeat-wrap", synth::kptr_array_repeat_wrap(false, 16).build());
+  write("fuzz_btf", "nested-three-way", synth::nested_three_way(6).build());
+  write("fuzz_btf", "self-referential-proto", synth::self_referential_proto(8).build());
+  write("fuzz_btf_diff", "self-referential-proto",
+        length_prefixed(synth::self_referential_proto(8).build(), synth::self_referential_proto(9).build()));
   // Split BTF: a base and a module's types on it.
   synth::BtfBuilder base;
   const uint32_t i = base.add_int("int", 4, 32);

@@ -45,17 +45,22 @@ std::optional<BtfLocation> locate_btf(const input::Artifact& a) {
 
 bool needs_base(const input::Artifact& a, const BtfLocation& where) {
   if (where.distilled_base) return false;
-  if (a.is_kernel_module() || a.implied_btf_base) return true;
-  // Raw split BTF: its string section continues the base's, so it does not
-  // start with the empty string. Read the header fields directly.
+  // A raw blob is what BPF_BTF_LOAD takes: base BTF, whatever its header
+  // says. Only a module, or a module's blob in /sys/kernel/btf, is split.
+  return a.is_kernel_module() || a.implied_btf_base;
+}
+
+bool looks_split(const BtfLocation& where) {
+  // Split BTF's string section continues its base's, so it does not start
+  // with the empty string. The header fields read directly (host order).
   const auto& d = where.data;
-  if (a.kind != input::ArtifactKind::RawBtf || d.size() < 24 || d[0] != 0x9f) return false;
+  if (d.size() < 24 || d[0] != 0x9f || d[1] != 0xeb) return false;
   uint32_t hdr_len, str_off, str_len;
   std::memcpy(&hdr_len, d.data() + 4, 4);
   std::memcpy(&str_off, d.data() + 16, 4);
   std::memcpy(&str_len, d.data() + 20, 4);
   const uint64_t start = uint64_t(hdr_len) + str_off;
-  return str_len > 0 && start < d.size() && d[start] != 0;
+  return hdr_len >= 24 && hdr_len <= 32 && str_len > 0 && start < d.size() && d[start] != 0;
 }
 
 ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* base, const CheckOptions& options,
@@ -88,8 +93,17 @@ ArtifactCheck check_artifact_btf(const input::Artifact& a, const CheckedBtf* bas
   }
   if (a.is_vmlinux()) base = nullptr;  // a kernel image is base BTF
   if (base && !where->distilled_base && base->errors) note("the base BTF has errors; check it on its own first");
+  if (!base && a.kind == input::ArtifactKind::RawBtf && looks_split(*where))
+    note("its string section does not start with the empty string, as split BTF's does: checked as the base BTF "
+         "BPF_BTF_LOAD would take it; for split BTF pass --base-btf FILE");
+  CheckOptions raw_options = options;
+  // A raw blob is judged as the running kernel takes it: BPF_BTF_LOAD does
+  // not swap bytes, so the other byte order is refused ("btf_header not
+  // found"). ELF files say their target's byte order; libbpf swaps.
+  if (a.kind == input::ArtifactKind::RawBtf && (options.consumer == kBpfBtfLoad || options.consumer == kModuleLoad))
+    raw_options.assume_host_order = true;
   if (!ext::is_bpf_object(a)) {
-    out.btf = check_btf(where->data, base, options, a.name, where->section, sink);
+    out.btf = check_btf(where->data, base, raw_options, a.name, where->section, sink);
     out.checked = true;
     return out;
   }

@@ -22,8 +22,9 @@ struct BtfLocation {
 // nullopt when the artifact carries no BTF.
 std::optional<BtfLocation> locate_btf(const input::Artifact& a);
 
-// Whether the blob is split BTF that needs a base (a module, a sysfs module
-// blob, or a raw blob whose string section does not start with NUL).
+// Whether the blob is split BTF that needs a base: a module, or a module's
+// blob in /sys/kernel/btf. A raw blob is base BTF (BPF_BTF_LOAD has no base)
+// unless --base-btf is given.
 bool needs_base(const input::Artifact& a, const BtfLocation& where);
 
 // The kernel whose rules apply to an artifact, and how it was chosen.

@@ -151,7 +151,11 @@ class Btf {
 
   bool has_type(uint32_t id) const { return id < type_count(); }
   bool is_own(uint32_t id) const { return id >= first_id_ && id < type_count(); }
+  // The record of any id, void for id 0 and for an id past the last type:
+  // a pass that runs beside the reference pass meets such ids before that
+  // pass has rejected them.
   TypeRef type(uint32_t id) const {
+    if (id >= type_count()) return TypeRef();
     const Btf* b = this;
     while (id < b->first_id_) {
       if (!b->base_) return TypeRef();  // void
@@ -159,8 +163,9 @@ class Btf {
     }
     return b->own_type(id - b->first_id_);
   }
-  // This blob's record at index `local` (id - first_id()), without the walk
-  // of type(): for the passes that visit every own type.
+  // This blob's record at index `local` (id - first_id()), UNCHECKED: for
+  // the loops over [0, own_count()) that have proven their bounds, without
+  // the walk of type().
   TypeRef own_type(uint32_t local) const {
     const RecordHead& head = heads_[local];
     return TypeRef(types_begin_ + head.offset, head);
@@ -169,7 +174,7 @@ class Btf {
   // passes that follow references mostly need only the kind, and 128 KB of
   // kinds stay in cache where 1.5 MB of record heads do not.
   uint32_t kind_of(uint32_t id) const {
-    if (id >= first_id_) return kinds_[id - first_id_];  // the common case, without the walk below
+    if (id >= first_id_) return id < type_count() ? kinds_[id - first_id_] : uint32_t(kUnknown);  // the common case
     const Btf* b = this;
     while (id < b->first_id_) {
       if (!b->base_) return kUnknown;  // void
@@ -183,9 +188,11 @@ class Btf {
   const uint8_t* type_section() const { return types_begin_; }
   const uint8_t* kinds() const { return kinds_.data(); }
 
-  // Byte offset of a record of this blob from the start of the blob.
+  // Byte offset of a record of this blob from the start of the blob (of the
+  // type section's start for an id that is not this blob's own).
   uint64_t record_offset(uint32_t id) const {
-    return uint64_t(hdr_.hdr_len) + hdr_.type_off + heads_[id - first_id_].offset;
+    const uint64_t section = uint64_t(hdr_.hdr_len) + hdr_.type_off;
+    return is_own(id) ? section + heads_[id - first_id_].offset : section;
   }
   uint64_t type_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.type_off; }
   uint64_t string_section_offset() const { return uint64_t(hdr_.hdr_len) + hdr_.str_off; }

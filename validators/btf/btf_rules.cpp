@@ -25,8 +25,11 @@ const Rule HDR_003{"BTF-HDR-003", Severity::Error, kAll,
                    "Linux 4.18", "Unsupported btf_header"};
 const Rule HDR_004{"BTF-HDR-004", Severity::Error, kAll, "magic is not 0xEB9F",
                    "The first two bytes must be the BTF magic in the byte order of the kernel that "
-                   "loads it. A blob in the other byte order is checked as that order's target; "
-                   "with --consumer set to the running kernel it is refused.",
+                   "loads it; BPF_BTF_LOAD swaps nothing. A raw blob in the other byte order is "
+                   "refused under bpf-load and module-load (its hdr_len then reads as hundreds of "
+                   "megabytes: \"btf_header not found\", BTF-HDR-002, before the magic is read); "
+                   "libbpf swaps it (--libbpf). The .BTF of an ELF file is checked in the file's "
+                   "byte order, its target's.",
                    "Linux 4.18", "Invalid magic"};
 const Rule HDR_005{"BTF-HDR-005", Severity::Error, kAll, "version is not 1",
                    "Only BTF version 1 exists; the kernel answers ENOTSUPP.", "Linux 4.18",
@@ -484,6 +487,16 @@ const Rule FIELD_021{"BTF-FIELD-021", Severity::Warning, kLint, "referenced kptr
                      "cannot decide.",
                      "Linux 6.12", ""};
 
+const Rule FIELD_022{"BTF-FIELD-022", Severity::Warning, kLint, "special-field scan of a struct costs the kernel a million visits",
+                     "BPF_BTF_LOAD's last pass looks for special fields in every struct that has a "
+                     "bpf_spin_lock, graph root or node, refcount or kptr member, and recurses into each "
+                     "struct member without remembering what it found: a struct member that is used "
+                     "three times by the next struct, and so on k levels down, is scanned 3^k times. "
+                     "The BTF is valid and the kernel accepts it, but a blob of a kilobyte holds a CPU "
+                     "in the syscall for minutes (Linux 6.18: 0.13 s at 800,000 visits, x3 per level). "
+                     "elfmeta scans each such struct once and reports the estimate and the chain of "
+                     "members that multiplies it from a million visits on.",
+                     "Linux 6.11", ""};
 
 // ---------------------------------------------------------------- version gates
 // Findings of these rules exist only under a --kernel profile older than the
@@ -633,7 +646,7 @@ constexpr const Rule* kTable[] = {
     &DTAG_002, &DTAG_003, &DTAG_005, &DTAG_006, &DTAG_007, &DTAG_008,
     &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
     &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
-    &FIELD_021,
+    &FIELD_021, &FIELD_022,
     &VER_001, &VER_002, &VER_003, &VER_004, &VER_005, &VER_006, &VER_007, &VER_008, &VER_009,
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
     &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,

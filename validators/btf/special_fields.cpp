@@ -1,7 +1,21 @@
-// The special-field pass of BPF_BTF_LOAD (the kernel's struct-meta parse):
-// structs that embed BPF runtime objects are scanned for them, and the
-// layout rules of those objects are enforced. Follows the kernel's scan order
-// exactly, because which struct fails first decides the verdict and errno.
+// The special-field pass of BPF_BTF_LOAD (the kernel's btf_parse_struct_metas
+// and btf_parse_fields): structs that embed BPF runtime objects are scanned
+// for them, and the layout rules of those objects are enforced. Follows the
+// kernel's scan order exactly, because which struct fails first decides the
+// verdict and errno.
+//
+// What this pass may assume, and what it checks itself (it runs beside the
+// reference pass on large blobs, see check_concurrently() in verifier.cpp):
+// - assumed: the record checks passed, so every record's vlen items are
+//   present and every id in a record is below BTF_MAX_TYPE;
+// - checked here: ids past the last type (the reference pass rejects them
+//   later; type() gives void), reference cycles (the scan's depth limit, as
+//   the kernel's, ends them), array sizes and field counts (64-bit products:
+//   the kernel's 32-bit ones are safe only after its resolve pass bounded
+//   every size), and the work of a scan: a struct whose scan found nothing
+//   is not scanned again (the kernel does, 3^k times for k levels of three
+//   members each), and look-ups by name use indexes built once.
+// When the reference pass rejects the blob, this pass's findings are dropped.
 #include "btf/special_fields.h"
 
 #include <algorithm>
@@ -9,6 +23,8 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "btf/btf_rules.h"
 #include "btf/kind_mask.h"
@@ -141,12 +157,37 @@ class FieldScanner {
     if (res_id) *res_id = id;
     return t;
   }
-  int32_t find_struct_by_name(std::string_view n) const {
-    for (uint32_t i = 1; i < btf_.type_count(); ++i) {
-      const TypeRef t = type(i);
-      if (t.kind() == kStruct && name(t.name_off()) == n) return static_cast<int32_t>(i);
+  // The first STRUCT named `n` (the kernel's btf_find_by_name_kind), -1 for
+  // none: from an index of every struct's first id, built once.
+  int32_t find_struct_by_name(std::string_view n) {
+    if (!struct_by_name_) {
+      struct_by_name_.emplace();
+      for (uint32_t i = 1; i < btf_.type_count(); ++i) {
+        const TypeRef t = type(i);
+        if (t.kind() == kStruct) struct_by_name_->emplace(name(t.name_off()), i);
+      }
     }
-    return -1;
+    auto it = struct_by_name_->find(n);
+    return it == struct_by_name_->end() ? -1 : static_cast<int32_t>(it->second);
+  }
+  // The "contains:" DECL_TAGs on member `comp_idx` of the struct whose
+  // record is at `container`, in id order (the kernel's
+  // btf_find_decl_tag_value scans every type for each graph root; an index
+  // built once keeps a blob of many roots linear).
+  const std::vector<uint32_t>& contains_tags(const uint8_t* container, int comp_idx) {
+    if (!contains_tags_) {
+      contains_tags_.emplace();
+      for (uint32_t i = 1; i < btf_.type_count(); ++i) {
+        const TypeRef tag = type(i);
+        if (tag.kind() != kDeclTag || name(tag.name_off()).substr(0, 9) != "contains:") continue;
+        const TypeRef target = type(tag.type());
+        if (target.is_void()) continue;
+        (*contains_tags_)[{target.bytes(), static_cast<int32_t>(tag.payload(0))}].push_back(i);
+      }
+    }
+    static const std::vector<uint32_t> none;
+    auto it = contains_tags_->find({container, comp_idx});
+    return it == contains_tags_->end() ? none : it->second;
   }
 
   // find_kptr()'s first test, on the byte-per-type kinds (most pointers
@@ -167,11 +208,12 @@ class FieldScanner {
   int find_graph_root(TypeRef container, TypeRef t, int comp_idx, uint32_t off, uint32_t sz, FieldInfo* info,
                       uint32_t head_type);
   int get_field_type(TypeRef member_type, uint32_t mask, uint32_t& seen, uint32_t& align, uint32_t& sz);
-  int repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint32_t repeat_cnt, uint32_t elem_size);
-  int find_field_one(TypeRef container, TypeRef member_type, int member_idx, uint32_t off, uint32_t mask,
+  int repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint64_t repeat_cnt, uint32_t elem_size);
+  int find_field_one(TypeRef container, uint32_t member_type_id, int member_idx, uint32_t off, uint32_t mask,
                      uint32_t& seen, FieldInfo* info, int info_cnt, uint32_t level);
-  int find_nested_struct(TypeRef t, uint32_t off, uint32_t nelems, uint32_t mask, FieldInfo* info, int info_cnt,
+  int find_nested_struct(uint32_t id, uint32_t off, uint64_t nelems, uint32_t mask, FieldInfo* info, int info_cnt,
                          uint32_t level);
+  void warn_about_scan_cost(const std::vector<uint32_t>& scanned);
   int find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, int info_cnt, uint32_t level);
   bool parse_record(uint32_t id, Record& rec);
   bool is_special_member(TypeRef member_type, uint32_t mask);
@@ -184,11 +226,14 @@ class FieldScanner {
     const std::string_view target_name = name(target.name_off());
     std::string where = "kptr to " + quoted_name(btf_, target.name_off()) + " at byte " + std::to_string(fi.off);
     if (kernel_btf_) {
-      bool in_kernel = false;
-      for (uint32_t i = 1; i < kernel_btf_->type_count() && !in_kernel; ++i) {
-        const TypeRef k = kernel_btf_->type(i);
-        in_kernel = k.kind() == target.kind() && kernel_btf_->name_of(k.name_off()) == target_name;
+      if (!kernel_names_) {  // built once: a blob may have many referenced kptrs
+        kernel_names_.emplace();
+        for (uint32_t i = 1; i < kernel_btf_->type_count(); ++i) {
+          const TypeRef k = kernel_btf_->type(i);
+          kernel_names_->emplace(std::to_string(k.kind()) + ":" + std::string(kernel_btf_->name_of(k.name_off())));
+        }
       }
+      const bool in_kernel = kernel_names_->count(std::to_string(target.kind()) + ":" + std::string(target_name)) != 0;
       if (!in_kernel) return;  // a program-local object (bpf_obj_new): always accepted
       f_.at_type(rules::FIELD_021, struct_id, where + ": a kernel type, accepted only if the kernel registered a destructor for it");
       return;
@@ -215,6 +260,25 @@ class FieldScanner {
   const bool record_wide_unique_ = kernel_.has(Gate::kRecordWideUniqueFields);
   uint32_t seen_in_record_ = 0;  // unique fields found in the struct being processed, at any level
   Failure failure_;
+
+  // Structs whose scan found no field, failed nowhere and (where the kernel
+  // counts unique fields record-wide) met no unique field: scanning them
+  // again finds the same nothing, unless the depth limit is met on the way.
+  // The value: how many levels below the struct its scan went; -1 unknown.
+  std::vector<int8_t> inert_height_ = std::vector<int8_t>(btf_.type_count(), -1);
+  uint32_t deepest_level_ = 0;  // the deepest level the scan reached (for the heights)
+
+  std::optional<std::unordered_map<std::string_view, uint32_t>> struct_by_name_;
+  struct TagKey {
+    const uint8_t* record;
+    int32_t component;
+    bool operator==(const TagKey&) const = default;
+  };
+  struct TagKeyHash {
+    size_t operator()(const TagKey& k) const { return std::hash<const void*>()(k.record) ^ size_t(k.component) * 0x9e3779b97f4a7c15u; }
+  };
+  std::optional<std::unordered_map<TagKey, std::vector<uint32_t>, TagKeyHash>> contains_tags_;
+  std::optional<std::unordered_set<std::string>> kernel_names_;
 };
 
 int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask) {
@@ -253,10 +317,7 @@ int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, ui
   if (t.kind() != kStruct || t.size() != sz) return 0;
   // The one DECL_TAG "contains:..." on this member of the container.
   int found = -1;
-  for (uint32_t i = 1; i < btf_.type_count(); ++i) {
-    const TypeRef tag = type(i);
-    if (tag.kind() != kDeclTag || type(tag.type()).bytes() != container.bytes()) continue;
-    if (static_cast<int32_t>(tag.payload(0)) != comp_idx || name(tag.name_off()).substr(0, 9) != "contains:") continue;
+  for (uint32_t i : contains_tags(container.bytes(), comp_idx)) {
     if (found >= 0 && !kernel_.has(Gate::kUniqueContainsTag)) break;  // the first one counts
     if (found >= 0)
       return fail(-EINVAL, rules::FIELD_014, std::string(field_name(head_type)) + " member " + std::to_string(comp_idx) +
@@ -326,54 +387,80 @@ int FieldScanner::get_field_type(TypeRef member_type, uint32_t mask, uint32_t& s
   return static_cast<int>(type);
 }
 
-int FieldScanner::repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint32_t repeat_cnt,
+// The kernel's btf_repeat_fields: the fields of an array's first element,
+// repeated for the others.
+int FieldScanner::repeat_fields(FieldInfo* info, int info_cnt, uint32_t field_cnt, uint64_t repeat_cnt,
                                 uint32_t elem_size) {
   for (uint32_t i = 0; i < field_cnt; ++i) {
     const uint32_t t = info[i].type;
     if (!(t & (kKptrMask | kUptr | kListHead | kRbRoot)))
       return fail(-EINVAL, rules::FIELD_009, std::string("an array repeats ") + field_name(t) + ", which cannot repeat");
   }
-  // u32 arithmetic, as in the kernel.
-  if (field_cnt * (repeat_cnt + 1) > static_cast<uint32_t>(info_cnt))
+  // The kernel multiplies in 32 bits, safe there because its resolve pass has
+  // bounded every array's size; beside our reference pass the count may be
+  // anything, and a wrapped product would pass this test (issue 27).
+  if (uint64_t(field_cnt) * (repeat_cnt + 1) > uint64_t(info_cnt))
     return fail(-E2BIG, rules::FIELD_010, "an array expands to more than " + std::to_string(fields_max_) + " special fields");
   uint32_t cur = field_cnt;
-  for (uint32_t i = 0; i < repeat_cnt; ++i)
+  for (uint64_t i = 0; i < repeat_cnt; ++i)
     for (uint32_t j = 0; j < field_cnt; ++j) {
       info[cur] = info[j];
-      info[cur++].off += (i + 1) * elem_size;
+      info[cur++].off += static_cast<uint32_t>((i + 1) * elem_size);
     }
   return 0;
 }
 
-int FieldScanner::find_nested_struct(TypeRef t, uint32_t off, uint32_t nelems, uint32_t mask, FieldInfo* info,
+// The kernel's btf_find_nested_struct: the fields of a struct member (or of
+// an array of structs), at the member's offset.
+int FieldScanner::find_nested_struct(uint32_t id, uint32_t off, uint64_t nelems, uint32_t mask, FieldInfo* info,
                                      int info_cnt, uint32_t level) {
   if (++level >= kMaxResolveDepth)
     return fail(-E2BIG, rules::FIELD_011, "structs nested " + std::to_string(kMaxResolveDepth) + " levels deep");
+  // A struct known to hold nothing, met where its whole scan stays within
+  // the depth limit: the kernel's scan of it again would find nothing again.
+  if (const int height = inert_height_[id]; height >= 0 && level + uint32_t(height) < kMaxResolveDepth) {
+    deepest_level_ = std::max(deepest_level_, level + uint32_t(height));
+    return 0;
+  }
+  const uint32_t outer_deepest = deepest_level_, unique_before = seen_in_record_;
+  deepest_level_ = level;
+  const TypeRef t = type(id);
   int ret = find_struct_fields(t, mask, info, info_cnt, level);
+  if (ret == 0 && (!record_wide_unique_ || seen_in_record_ == unique_before))
+    inert_height_[id] = static_cast<int8_t>(deepest_level_ - level);
+  deepest_level_ = std::max(outer_deepest, deepest_level_);
   if (ret <= 0) return ret;
   for (int i = 0; i < ret; ++i) info[i].off += off;
   if (nelems > 1) {
     const int err = repeat_fields(info, info_cnt, static_cast<uint32_t>(ret), nelems - 1, t.size());
-    ret = err == 0 ? static_cast<int>(ret * nelems) : err;
+    ret = err == 0 ? static_cast<int>(uint64_t(ret) * nelems) : err;  // within info_cnt: repeat_fields checked it
   }
   return ret;
 }
 
-int FieldScanner::find_field_one(TypeRef container, TypeRef member_type, int member_idx, uint32_t off,
+// The kernel's btf_find_field_one: what one member is (through arrays).
+int FieldScanner::find_field_one(TypeRef container, uint32_t member_type_id, int member_idx, uint32_t off,
                                  uint32_t mask, uint32_t& seen, FieldInfo* info, int info_cnt, uint32_t level) {
+  TypeRef member_type = type(member_type_id);
+  // The element count of nested arrays is a u32 in the kernel, and wraps:
+  // for BTF its resolve pass accepts, only where the elements have no size
+  // (and then hold no field). Mirrored, as the kernel's verdict depends on
+  // it; the wrapped count is safe here because every use of it below is
+  // checked in 64 bits (repeat_fields).
   uint32_t nelems = 1;
   uint32_t i = 0;
   // Before arrays were understood, an array member (it has no name) was no field.
   for (; nested_ && i < kMaxResolveDepth && member_type.kind() == kArray; ++i) {
-    nelems *= member_type.payload(2);
-    member_type = type(member_type.payload(0));
+    nelems = static_cast<uint32_t>(uint64_t(nelems) * member_type.payload(2));
+    member_type_id = member_type.payload(0);
+    member_type = type(member_type_id);
   }
   if (i == kMaxResolveDepth) return fail(-E2BIG, rules::FIELD_011, "a member has 32 array dimensions");
   if (nelems == 0) return 0;
   uint32_t align = 0, sz = 0;
   const int field_type = get_field_type(member_type, mask, seen, align, sz);
   if (field_type == 0 && member_type.kind() == kStruct && nested_)
-    return find_nested_struct(member_type, off, nelems, mask, info, info_cnt, level);
+    return find_nested_struct(member_type_id, off, nelems, mask, info, info_cnt, level);
   if (field_type <= 0) return field_type;
   if (off % align) return 0;
   FieldInfo tmp;
@@ -409,7 +496,7 @@ int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, 
     const uint32_t bit_off = member_bit_offset_of(t, m);
     if (bit_off % 8 && (nested_ || is_special_member(type(m.type), mask)))
       return fail(-EINVAL, rules::FIELD_004, "member " + std::to_string(i) + " starts at bit " + std::to_string(bit_off));
-    const int ret = find_field_one(t, type(m.type), static_cast<int>(i), bit_off / 8,
+    const int ret = find_field_one(t, m.type, static_cast<int>(i), bit_off / 8,
                                    mask, seen, &info[idx], info_cnt - idx, level);
     if (ret < 0) return ret;
     idx += ret;
@@ -424,6 +511,97 @@ bool FieldScanner::is_special_member(TypeRef member_type, uint32_t mask) {
   const bool special = get_field_type(member_type, mask, seen, align, sz) != 0;
   failure_ = saved;
   return special;
+}
+
+// How many structs the kernel's scan visits below each struct (itself
+// included; a nested struct member, or an array of structs, is one visit of
+// the struct however many elements): the kernel's btf_find_struct_field
+// recurses into every member that is a struct, once per member, without
+// remembering what it found. Iterative, saturating; a member that leads
+// back to a struct being counted counts nothing (a loop the reference pass
+// refuses). Gives, for each struct of `scanned` whose scan visits at least
+// kScanCostWarnAt structs, one BTF-FIELD-022 warning that names the chain of
+// the costliest members.
+void FieldScanner::warn_about_scan_cost(const std::vector<uint32_t>& scanned) {
+  constexpr uint64_t kScanCostWarnAt = 1000000, kSaturated = uint64_t(1) << 62;
+  if (!nested_ || scanned.empty()) return;
+  std::unordered_map<uint32_t, uint64_t> visits;  // done
+  std::unordered_set<uint32_t> open;              // on the stack
+  // The struct a member leads to through arrays (as find_field_one walks
+  // them), 0 for none and for the special structs themselves, which the
+  // scan recognises instead of entering.
+  auto struct_of_member = [&](uint32_t id) -> uint32_t {
+    TypeRef t = type(id);
+    for (uint32_t i = 0; i < kMaxResolveDepth && t.kind() == kArray; ++i) {
+      id = t.payload(0);
+      t = type(id);
+    }
+    if (t.kind() != kStruct) return 0;
+    uint32_t seen = 0, align = 0, sz = 0;
+    const Failure saved = failure_;
+    const uint32_t unique_saved = seen_in_record_;
+    const bool special = get_field_type(t, load_mask_, seen, align, sz) != 0;
+    failure_ = saved;
+    seen_in_record_ = unique_saved;
+    return special ? 0 : id;
+  };
+  auto count = [&](uint32_t root) {
+    struct Frame {
+      uint32_t id, next_member;
+      uint64_t sum;
+    };
+    std::vector<Frame> stack{{root, 0, 1}};
+    open.insert(root);
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const TypeRef t = type(f.id);
+      if (f.next_member < t.vlen()) {
+        const uint32_t child = struct_of_member(member_at(t, f.next_member++).type);
+        if (!child || open.count(child)) continue;
+        if (auto it = visits.find(child); it != visits.end()) {
+          f.sum = std::min(kSaturated, f.sum + it->second);
+          continue;
+        }
+        open.insert(child);
+        stack.push_back({child, 0, 1});
+        continue;
+      }
+      const Frame done = f;
+      stack.pop_back();
+      open.erase(done.id);
+      visits[done.id] = done.sum;
+      if (!stack.empty()) stack.back().sum = std::min(kSaturated, stack.back().sum + done.sum);
+    }
+  };
+  for (uint32_t id : scanned) {
+    if (!visits.count(id)) count(id);
+    const uint64_t total = visits[id] - 1;  // the nested structs: the struct itself is no nested visit
+    if (total < kScanCostWarnAt) continue;
+    // The costliest way down, by name.
+    std::string chain = quoted_name(btf_, type(id).name_off());
+    uint32_t at = id;
+    for (int step = 0; step < 8; ++step) {
+      uint32_t best = 0;
+      uint64_t best_visits = 0;
+      const TypeRef t = type(at);
+      for (uint32_t i = 0; i < t.vlen(); ++i) {
+        const uint32_t child = struct_of_member(member_at(t, i).type);
+        if (auto it = visits.find(child); child && it != visits.end() && it->second > best_visits) {
+          best = child;
+          best_visits = it->second;
+        }
+      }
+      if (!best || best_visits < 2) break;
+      chain += " > " + quoted_name(btf_, type(best).name_off());
+      at = best;
+    }
+    f_.at_type(rules::FIELD_022, id,
+               "BPF_BTF_LOAD's special-field scan visits about " + with_thousands(total) +
+                   " nested structs for this struct (" + chain +
+                   (total >= kSaturated ? ", and more" : "") +
+                   "): the kernel scans a struct again wherever it is a member, and holds a CPU in the syscall "
+                   "for the whole scan");
+  }
 }
 
 int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type) {
@@ -535,6 +713,7 @@ void FieldScanner::run() {
   for (uint32_t id : first_of_name)
     if (id) triggers.push_back(id);
   if (triggers.empty()) return;
+  std::vector<uint32_t> scanned_ids;
   // A bit per type: the set stays in the first-level cache.
   std::vector<uint64_t> is_trigger((n + 63) / 64, 0);
   for (uint32_t id : triggers) is_trigger[id / 64] |= uint64_t(1) << (id % 64);
@@ -550,6 +729,7 @@ void FieldScanner::run() {
       scanned |= member_type < n && (is_trigger[member_type / 64] >> (member_type % 64) & 1);
     }
     if (!scanned) return;
+    scanned_ids.push_back(id);
     failure_ = {};
     Record rec;
     if (!parse_record(id, rec)) {
@@ -561,6 +741,7 @@ void FieldScanner::run() {
       if (fi.type == kKptrRef) report_referenced_kptr(id, fi);
     records.push_back(std::move(rec));
   });
+  warn_about_scan_cost(scanned_ids);
   if (!all_parsed) return;  // the kernel stops at the first failure
   auto record_of = [&](uint32_t id) -> const Record* {
     for (const auto& r : records)

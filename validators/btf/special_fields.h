@@ -8,8 +8,10 @@
 
 namespace elfmeta::btf {
 
-// Run only on base BTF that passed every other kernel check: the scan
-// follows references without guarding against cycles, as the kernel does.
+// Base BTF whose record checks passed. It may run beside the reference pass
+// (its findings are dropped when that pass fails): special_fields.cpp lists
+// what it assumes and what it checks itself. Reports BTF-FIELD-003 to -019,
+// -021 and -022 (the kernel's cost of the scan).
 // `kernel_btf`: the target kernel's vmlinux BTF if known; a referenced kptr
 // to a struct absent from it is a program-local object and needs nothing.
 void check_special_fields(const Btf& btf, const Btf* kernel_btf, Findings& findings);

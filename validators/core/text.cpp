@@ -42,4 +42,13 @@ std::string hex_bytes(std::span<const uint8_t> bytes) {
   return out;
 }
 
+std::string with_thousands(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 }  // namespace elfmeta

@@ -13,6 +13,8 @@ namespace elfmeta {
 std::string printable(std::string_view s, size_t max_len = 80);
 
 std::string hex(uint64_t v);
+// "2,391,484": a count for a message.
+std::string with_thousands(uint64_t v);
 // "fe5d32bf..." for a byte string (at most 64 bytes shown).
 std::string hex_bytes(std::span<const uint8_t> bytes);
 

@@ -178,9 +178,10 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
   const std::span<const uint8_t> d(*bytes);
   if (btf::looks_like_btf(d))
     return raw_blob(std::move(a), bytes, ArtifactKind::RawBtf, d[0] == 0x9f ? Endian::Little : Endian::Big);
-  // A .sframe section on its own: the magic 0xdee2 in either byte order, a
-  // version byte, and at least the rest of the 28-byte header.
-  if (d.size() >= 28 && ((d[0] == 0xe2 && d[1] == 0xde) || (d[0] == 0xde && d[1] == 0xe2)) && d[2] >= 1 && d[2] <= 3)
+  // A .sframe section on its own: the magic 0xdee2 in either byte order, as
+  // raw BTF is recognised by its magic. A version elfmeta does not know, or a
+  // header cut short, is then a finding of the SFrame checks.
+  if (d.size() >= 2 && ((d[0] == 0xe2 && d[1] == 0xde) || (d[0] == 0xde && d[1] == 0xe2)))
     return raw_blob(std::move(a), bytes, ArtifactKind::RawSframe, d[0] == 0xe2 ? Endian::Little : Endian::Big);
   if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
     std::string error;
@@ -226,20 +227,29 @@ bool Artifact::is_vmlinux() const {
          (section("__ksymtab") || section(".BTF") || section("__ksymtab_strings"));
 }
 
-OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes) {
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, Format as) {
   auto a = std::make_unique<Artifact>();
   a->name = basename_of(path);
   a->path = std::move(path);
   if (a->path.rfind("/sys/kernel/btf/", 0) == 0 && a->name != "vmlinux") a->implied_btf_base = "/sys/kernel/btf/vmlinux";
-  return recognise(std::move(a), std::make_shared<std::vector<uint8_t>>(std::move(bytes)), 0);
+  auto held = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
+  if (as != Format::Auto) {
+    // The byte order from the magic where there is one; else the host's.
+    const std::span<const uint8_t> d(*held);
+    const bool big = as == Format::Btf ? d.size() >= 2 && d[0] == 0xeb && d[1] == 0x9f
+                                       : d.size() >= 2 && d[0] == 0xde && d[1] == 0xe2;
+    return raw_blob(std::move(a), held, as == Format::Btf ? ArtifactKind::RawBtf : ArtifactKind::RawSframe,
+                    big ? Endian::Big : Endian::Little);
+  }
+  return recognise(std::move(a), held, 0);
 }
 
-OpenResult open_input(const std::string& path) {
+OpenResult open_input(const std::string& path, Format as) {
   std::vector<uint8_t> bytes;
   std::string error;
   if (!read_file(path, bytes, error)) return {nullptr, error};
-  if (bytes.empty()) return {nullptr, path + ": empty file"};
-  return open_bytes(path, std::move(bytes));
+  if (bytes.empty() && as == Format::Auto) return {nullptr, path + ": empty file"};
+  return open_bytes(path, std::move(bytes), as);
 }
 
 }  // namespace elfmeta::input

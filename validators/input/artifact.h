@@ -72,11 +72,16 @@ struct OpenResult {
   std::string error;  // one line, for stderr, when artifact is null
 };
 
+// What an input is: recognised by content (Auto), or as the user says
+// (`--as btf`, `--as sframe`): then any bytes, even none, are that format's
+// raw blob, and a bad magic or a short header is a finding of its checks.
+enum class Format { Auto, Btf, Sframe };
+
 // Open a path and recognise its content: raw BTF or SFrame (either byte order), ELF,
 // an x86 boot image (bzImage/vmlinuz), or any of those compressed (gzip, xz,
 // lzma, bzip2, zstd, lz4).
-OpenResult open_input(const std::string& path);
+OpenResult open_input(const std::string& path, Format as = Format::Auto);
 // The same for bytes already in memory (fuzzers, packages).
-OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes);
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, Format as = Format::Auto);
 
 }  // namespace elfmeta::input

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "btf/btf_format.h"
+#include "btf/c_type.h"
 
 namespace elfmeta::stats {
 namespace {
@@ -11,42 +12,6 @@ namespace {
 using btf::TypeRef;
 
 std::string name_of(const btf::Btf& b, uint32_t name_off) { return std::string(b.name_of(name_off)); }
-
-std::string type_string_at(const btf::Btf& b, uint32_t id, int depth) {
-  if (id == 0) return "void";
-  if (!b.has_type(id)) return "<type " + std::to_string(id) + ">";
-  if (depth > 6) return "...";
-  const TypeRef t = b.type(id);
-  const std::string name = name_of(b, t.name_off());
-  switch (t.kind()) {
-    case btf::kInt:
-    case btf::kFloat:
-    case btf::kTypedef: return name;
-    case btf::kStruct: return "struct " + (name.empty() ? "{...}" : name);
-    case btf::kUnion: return "union " + (name.empty() ? "{...}" : name);
-    case btf::kEnum:
-    case btf::kEnum64: return "enum " + (name.empty() ? "{...}" : name);
-    case btf::kFwd: return (t.kflag() ? "union " : "struct ") + name;
-    case btf::kPtr: return type_string_at(b, t.type(), depth + 1) + " *";
-    case btf::kConst: return "const " + type_string_at(b, t.type(), depth + 1);
-    case btf::kVolatile: return "volatile " + type_string_at(b, t.type(), depth + 1);
-    case btf::kRestrict: return type_string_at(b, t.type(), depth + 1) + " restrict";
-    case btf::kTypeTag: return type_string_at(b, t.type(), depth + 1) + " __tag(" + name + ")";
-    case btf::kArray:
-      return type_string_at(b, t.payload(0), depth + 1) + "[" + std::to_string(t.payload(2)) + "]";
-    case btf::kFuncProto: {
-      std::string s = type_string_at(b, t.type(), depth + 1) + " (*)(";
-      for (uint32_t i = 0; i < t.vlen(); ++i) {
-        const btf::Param p = btf::param_at(t, i);
-        s += (i ? ", " : "") + (p.type == 0 ? std::string("...") : type_string_at(b, p.type, depth + 1));
-      }
-      return s + ")";
-    }
-    case btf::kFunc: return name + "()";
-    case btf::kVar: return "var " + name;
-    default: return std::string(btf::kind_name(t.kind())) + (name.empty() ? "" : " " + name);
-  }
-}
 
 struct Key {
   uint32_t kind;
@@ -169,7 +134,7 @@ std::vector<std::string> compare(const btf::Btf& ob, uint32_t oid, const btf::Bt
 
 }  // namespace
 
-std::string type_string(const btf::Btf& b, uint32_t id) { return type_string_at(b, id, 0); }
+std::string type_string(const btf::Btf& b, uint32_t id) { return btf::c_type_name(b, id); }
 
 std::vector<TypeChange> diff_btf(const btf::Btf& old_btf, const btf::Btf& new_btf) {
   const auto old_types = named_types(old_btf), new_types = named_types(new_btf);
