@@ -25,6 +25,10 @@ void count_orc_types(const input::Artifact& a, const orc::OrcCheck& check, OrcCo
   const input::Section* unwind = a.section(".orc_unwind");
   if (!unwind) return;
   const size_t n = std::min<size_t>(check.entries, unwind->data.size() / orc::kEntrySize);
+  if (!check.entries_checked) {  // the layout is unknown: no type can be told
+    out.types["undecoded"] += n;
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     const orc::Entry e = orc::decode(unwind->data.data() + i * orc::kEntrySize, check.layout);
     ++out.types[e.type == orc::kTypeInvalid ? "invalid" : std::string(orc::type_name(e.type))];
