@@ -75,10 +75,7 @@ TEST_P(VmBoot, AnswersForEveryBlobAndModuleInOneBoot) {
 TEST_P(VmBoot, DebianPackageIsAnImage) {
   // The package itself, as a user would pass it, when the cache still has it.
   const fs::path debs = tree_.root.parent_path() / "debs";
-  const std::string package = (tree_.root / ".package").string();
-  std::ifstream in(package);
-  std::string name;
-  std::getline(in, name);
+  const std::string& name = package_;
   fs::path deb;
   if (fs::exists(debs))
     for (const auto& e : fs::directory_iterator(debs))
