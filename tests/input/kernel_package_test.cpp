@@ -180,7 +180,7 @@ TEST(KernelPackage, MetaImagePackageOf72IsEmpty) {
   ASSERT_TRUE(package) << error;
   EXPECT_EQ(package->id.kind, KernelPackageKind::Image);
   EXPECT_TRUE(package->images.empty() && package->modules.empty());
-  EXPECT_EQ(companion_package(package->id, KernelPackageKind::Binary), "linux-image-7.2.13+deb14-cloud-amd64");
+  EXPECT_EQ(companion_package(package->id, KernelPackageKind::Binary), "linux-binary-7.2.13+deb14-cloud-amd64");
 }
 
 TEST(DebianControl, FieldsAreRead) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "core/release.h"
+
 namespace elfmeta::input {
 namespace {
 
@@ -102,10 +104,15 @@ std::optional<KernelPackageId> identify_kernel_package(const std::string& path, 
 
 std::string companion_package(const KernelPackageId& id, KernelPackageKind want) {
   if (id.release.empty() || want == KernelPackageKind::Unknown) return "";
-  // The old layout: one package holds everything.
-  if (id.kind == KernelPackageKind::Image && want != KernelPackageKind::Image) return id.package;
+  // Up to 6.18 one linux-image package holds everything; from 6.19 it is a
+  // metapackage over linux-binary, linux-modules and linux-base.
+  const auto release = parse_release(id.release);
+  const bool split = release && *release >= Release{6, 19};
+  if (id.kind == KernelPackageKind::Image && want != KernelPackageKind::Image && !split) return id.package;
   return std::string(kernel_package_kind_name(want)) + "-" + id.release;
 }
+
+bool is_kernel_image_path(std::string_view path) { return role_of(path) == Role::Image; }
 
 bool is_debian_package_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -52,8 +52,8 @@ KernelPackageId kernel_package_id(std::string_view package, std::string_view ver
 // kernel package it is. nullopt with `error` set when unreadable.
 std::optional<KernelPackageId> identify_kernel_package(const std::string& path, std::string& error);
 // The package of the same kernel that holds `want`: for the modules of a
-// split kernel the image is in "linux-binary-RELEASE"; in one package of
-// the old layout everything is in "linux-image-RELEASE". "" when `id`
+// split kernel (6.19+) the image is in "linux-binary-RELEASE"; in one package
+// of the old layout everything is in "linux-image-RELEASE". "" when `id`
 // carries no release.
 std::string companion_package(const KernelPackageId& id, KernelPackageKind want);
 
@@ -65,6 +65,10 @@ struct KernelPackage {
   std::optional<PackageFile> system_map;  // boot/System.map-*, usr/lib/modules/*/System.map
   std::optional<PackageFile> config;      // boot/config-*, usr/lib/modules/*/config
 };
+
+// Whether a path inside a package is a kernel image: boot/vmlinuz-* (and
+// vmlinux-*), or lib/modules/VER/vmlinuz(.unsigned) with or without usr/.
+bool is_kernel_image_path(std::string_view path);
 
 // Whether the file at `path` starts like a Debian package.
 bool is_debian_package_file(const std::string& path);
