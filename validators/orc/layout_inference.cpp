@@ -26,9 +26,10 @@ Tally tally(const uint8_t* entries, size_t count, const LayoutInfo& l) {
 
 // A wrong layout makes a large share of a table implausible (every saved
 // RBP of a 6.4-7.0 table read with the 7.1 numbering, a third of it); a
-// broken producer or a hostile edit, a few entries.
+// broken producer or a hostile edit, a few entries (one in the few entries of
+// an object).
 bool plausible(const Tally& t, size_t count) {
-  const bool few_implausible = t.implausible <= count / 10;
+  const bool few_implausible = t.implausible <= std::max<size_t>(1, count / 10);
   const bool functions_start = t.frames == 0 || (t.entry_states > 0 && t.entry_states * 50 >= t.frames);
   return few_implausible && functions_start;
 }

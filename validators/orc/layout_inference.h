@@ -22,7 +22,7 @@ struct LayoutGuess {
 
 // A layout is plausible for a table when its entry state (`call sp+8
 // bp:(und)`) starts functions, at least one frame in fifty, and at most one
-// entry in ten is implausible in it (is_plausible(): reserved bits,
+// entry in ten (or one) is implausible in it (is_plausible(): reserved bits,
 // undefined types, bases its unwinder refuses, payloads objtool never
 // writes). Among plausible layouts the one with the fewest implausible
 // entries wins; a tie is resolved only if the tied layouts decode every
