@@ -9,6 +9,7 @@
 #include "input/symbols.h"
 #include "core/diagnostic.h"
 #include "core/report.h"
+#include "fuzz/orc_layout_byte.h"
 #include "orc/orc_format.h"
 #include "orc/verifier.h"
 #include "sframe/lookup.h"
@@ -107,7 +108,8 @@ std::pair<std::span<const uint8_t>, std::span<const uint8_t>> split(const uint8_
 
 // The length-prefixed head is .orc_unwind_ip, the rest .orc_unwind, in a
 // kernel-like linked image (so every image rule runs); the first byte of the
-// rest chooses the layout through an .orc_header.
+// rest chooses the layout, through an .orc_header or a release
+// (fuzz/orc_layout_byte.h).
 void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
   const auto [ip, rest] = split(data, size);
   if (rest.empty()) return;
@@ -115,12 +117,18 @@ void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
                                     {".orc_unwind", {rest.begin() + 1, rest.end()}, SHF_ALLOC},
                                     {"__ksymtab", std::vector<uint8_t>(16, 0), SHF_ALLOC},
                                     {".orc_lookup", std::vector<uint8_t>(64, 0), SHF_ALLOC}};
-  if (rest[0] & 1) sections.push_back({".orc_header", std::vector<uint8_t>(orc::kHeaderSize, rest[0]), SHF_ALLOC});
+  const OrcLayoutByte how = orc_layout_byte(rest[0]);
+  const orc::LayoutInfo* row = how.layout ? &orc::layout_info(*how.layout) : nullptr;
+  if (how.header) {
+    std::vector<uint8_t> header(orc::kHeaderSize, rest[0]);
+    if (row && row->fingerprint) header.assign(row->fingerprint->begin(), row->fingerprint->end());
+    sections.push_back({".orc_header", std::move(header), SHF_ALLOC});
+  }
   auto opened = input::open_bytes("fuzz", linked_elf(sections, ET_EXEC));
   if (!opened.artifact) return;
   orc::OrcOptions options;
   options.cfi = false;
-  if (rest[0] & 2) options.kernel = Release{6, 1};
+  if (!how.header && row && row->first) options.kernel = *row->first;
   orc::check_orc(*opened.artifact, options, sink);
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "fuzz/orc_layout_byte.h"
 #include "orc/orc_format.h"
 
 namespace elfmeta::fuzz {
@@ -19,8 +20,8 @@ struct OrcInput {
   std::vector<EntryBytes> entries;
   std::vector<uint8_t> ip_tail, unwind_tail;
 
-  // The entry layout fuzz_orc checks with: bit 1 selects Linux 6.1 (v1).
-  orc::Layout layout() const { return layout_byte & 2 ? orc::Layout::V1 : orc::Layout::V2; }
+  // The entry layout fuzz_orc checks with (fuzz/orc_layout_byte.h).
+  orc::Layout layout() const { return orc_layout_byte(layout_byte).mutation_layout(); }
 };
 
 uint64_t slot_address(size_t i) { return kOrcIpAddress + orc::kIpSize * i; }
@@ -133,13 +134,14 @@ class OrcMutator {
     constexpr uint8_t kRegs[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15};
     constexpr int16_t kOffsets[] = {0, 1, -1, 7, 8, -8, 16, -16, 24, 0x7fff, -0x8000, 0x7ff8};
     switch (pick(rng_, 7)) {
-      case 0: e.sp_reg = pick_of(rng_, kRegs); break;
-      case 1: e.bp_reg = pick_of(rng_, kRegs); break;
+      // A register code as stored, whatever it means in the layout.
+      case 0: e.sp_reg = orc::kRegUnassigned, e.sp_code = pick_of(rng_, kRegs); break;
+      case 1: e.bp_reg = orc::kRegUnassigned, e.bp_code = pick_of(rng_, kRegs); break;
       case 2: e.type = static_cast<uint8_t>(pick(rng_, 8)); break;
-      case 3: e.flag = !e.flag; break;
+      case 3: (chance(rng_, 2) ? e.end : e.signal) ^= true; break;
       case 4: e.sp_offset = pick_of(rng_, kOffsets); break;
       case 5: e.bp_offset = pick_of(rng_, kOffsets); break;
-      default: e.reserved = static_cast<uint8_t>(1u << pick(rng_, 4));
+      default: e.reserved = static_cast<uint16_t>(0x800u << pick(rng_, 5));  // the layout keeps its reserved bits
     }
     bytes = orc::encode(e, o_.layout());
     return true;
@@ -172,7 +174,7 @@ class OrcMutator {
   }
 
   bool flip_layout() {
-    o_.layout_byte ^= static_cast<uint8_t>(chance(rng_, 4) ? rng_() : 1u << pick(rng_, 2));
+    o_.layout_byte ^= static_cast<uint8_t>(chance(rng_, 4) ? rng_() : 1u << pick(rng_, 4));
     return true;
   }
 

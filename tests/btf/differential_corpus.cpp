@@ -5,6 +5,7 @@
 #include "core/report.h"
 #include "input/artifact.h"
 #include "synth/btf_generator.h"
+#include "tests/btf/release_shapes.h"
 #include "tests/btf/rule_cases.h"
 
 namespace elfmeta::testing {
@@ -46,6 +47,8 @@ std::vector<Sample> differential_corpus(const CorpusSpec& spec) {
       samples.push_back({"rule case " + std::string(c.rule), c.make(false)});
       samples.push_back({"rule case twin " + std::string(c.rule), c.make(true)});
     }
+  if (spec.release_shapes)
+    for (Sample& s : release_shapes()) samples.push_back(std::move(s));
   return samples;
 }
 
@@ -79,6 +82,7 @@ const btf::CheckedBtf& running_kernel_btf() {
 
 std::string source_family(const std::string& source) {
   if (source.starts_with("rule case")) return "rule cases";
+  if (source.starts_with("release shape")) return "release shapes";
   return source.substr(0, source.find(" + "));
 }
 

@@ -1,7 +1,8 @@
 // The blobs elfmeta's verdicts are compared on with real kernels: random type
 // graphs valid for the target release and for the newest one, special-field
 // graphs, type-closed samples of a real vmlinux BTF, four single mutations of
-// each, and the trigger and twin of every rule case.
+// each, the trigger and twin of every rule case, and the shapes whose verdict
+// changed between releases.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct CorpusSpec {
   size_t vmlinux_samples = 300;
   const btf::Btf* vmlinux = nullptr;           // source of the samples
   bool rule_cases = true;
+  bool release_shapes = true;  // tests/btf/release_shapes.h
 };
 
 std::vector<Sample> differential_corpus(const CorpusSpec& spec);

@@ -640,6 +640,18 @@ std::vector<RuleCase> make_cases() {
                  const uint32_t target = twin ? b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}}) : 1;
                  b.add_struct("v", 16, {{"l", sp.get("bpf_spin_lock"), 0}, {"p", sp.kptr("kptr_untrusted", target), 64}});
                })});
+  // Linux 7.2: a chain of 9 program structs, each holding a percpu_kptr to
+  // the next; the twin's chain has 8, the most the kernel allows.
+  c.push_back(RuleCase("BTF-FIELD-023", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t n = twin ? 8 : 9;
+                         const uint32_t leaf = b.add_struct("elfmeta_leaf", 4, {{"x", 1, 0}});
+                         const uint32_t first = b.next_id();  // tag, pointer, struct per link
+                         for (uint32_t k = 0; k < n; ++k) {
+                           const uint32_t next = k + 1 < n ? first + 3 * k + 5 : leaf;
+                           b.add_struct("elfmeta_s" + std::to_string(k), 8,
+                                        {{"p", b.add_ptr(b.add_type_tag("percpu_kptr", next)), 0}});
+                         }
+                       })).on({7, 2}));
   c.push_back({"BTF-FIELD-021", edited([](BtfBuilder& b, bool twin) {
                  Specials sp(b);
                  const uint32_t obj = b.add_struct("elfmeta_obj", 4, {{"x", 1, 0}});

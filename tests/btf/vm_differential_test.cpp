@@ -1,5 +1,7 @@
-// Differential test against Debian's 6.1 and 6.12 kernels booted under qemu:
-// `--kernel 6.1` and `--kernel 6.12` must give the verdict those kernels give
+// Differential test against Debian's 6.1, 6.12 and 7.2 kernels booted under
+// qemu (7.2: sid's, from its split packages; trixie's 6.12.117 has the same
+// kernel/bpf as bookworm's, so it adds no verifier):
+// `--kernel 6.1`, `6.12` and `7.2` must give the verdict those kernels give
 // for every blob of the differential corpus (tests/btf/differential_corpus.h),
 // which includes the trigger and twin of every rule case, version gates
 // among them.
@@ -131,7 +133,7 @@ TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12"), debian_vm_name);
+INSTANTIATE_TEST_SUITE_P(Debian, VmDifferential, ::testing::Values("debian-6.1", "debian-6.12", "sid-7.2"), debian_vm_name);
 
 }  // namespace
 }  // namespace elfmeta::testing

@@ -173,11 +173,11 @@ TEST(Cli, KernelAndLibbpfProfilesAreNamedInTheSummary) {
 
 TEST(Cli, OrcOfAnImageAndItsFindings) {
   std::mt19937_64 rng(4);
-  auto table = synth::random_orc(rng, orc::Layout::V2, /*image=*/true);
+  auto table = synth::random_orc(rng, orc::Layout::G3, /*image=*/true);
   const std::string clean = write_blob("orc-image", table.build());
   const CliRun ok = elfmeta("check --only orc " + clean);
   EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
-  table.rows().front().entry.reserved = 3;  // ORC-ENT-001
+  table.rows().front().entry.reserved = 0x3000;  // bits 12-13: ORC-ENT-001
   const std::string broken = write_blob("orc-broken", table.build());
   const CliRun bad = elfmeta("check --only orc --format json " + broken);
   EXPECT_EQ(bad.status, 1) << bad.out;

@@ -55,8 +55,8 @@ std::vector<uint8_t> btf_blob(bool broken) {
 // A linked image's ORC table; `broken`: its first entry has reserved bits set (ORC-ENT-001).
 std::vector<uint8_t> orc_image(uint64_t seed, bool broken) {
   std::mt19937_64 rng(seed);
-  auto table = synth::random_orc(rng, orc::Layout::V2, /*image=*/true);
-  if (broken) table.rows().front().entry.reserved = 3;
+  auto table = synth::random_orc(rng, orc::Layout::G3, /*image=*/true);
+  if (broken) table.rows().front().entry.reserved = 0x3000;  // bits 12-13
   return table.build();
 }
 

@@ -13,6 +13,7 @@
 #include "fuzz/fuzz_support.h"
 #include "fuzz/mutators/btf_mutator.h"
 #include "fuzz/mutators/orc_mutator.h"
+#include "fuzz/orc_layout_byte.h"
 #include "fuzz/mutators/sframe_mutator.h"
 #include "fuzz/mutators/xc_mutator.h"
 #include "input/artifact.h"
@@ -58,16 +59,16 @@ std::vector<std::vector<uint8_t>> btf_seeds() {
   return seeds;
 }
 
-// fuzz_orc's input from generated images of both layouts (the layout byte
+// fuzz_orc's input from generated images of every layout (the layout byte
 // as tools/fuzz-seeds writes it).
 std::vector<std::vector<uint8_t>> orc_seeds() {
   std::vector<std::vector<uint8_t>> seeds;
   std::mt19937_64 rng(11);
-  for (int k = 0; k < 3; ++k)
-    for (auto layout : {orc::Layout::V1, orc::Layout::V2}) {
-      const auto elf = synth::random_orc(rng, layout, true).build();
+  for (int k = 0; k < 2; ++k)
+    for (const auto& row : orc::layout_table()) {
+      const auto elf = synth::random_orc(rng, row.layout, true).build();
       auto unwind = section_of(elf, ".orc_unwind");
-      unwind.insert(unwind.begin(), layout == orc::Layout::V2 ? 1 : 2);
+      unwind.insert(unwind.begin(), orc_layout_byte_for(row.layout, row.fingerprint.has_value()));
       seeds.push_back(length_prefixed(section_of(elf, ".orc_unwind_ip"), unwind));
     }
   return seeds;

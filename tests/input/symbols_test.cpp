@@ -438,6 +438,17 @@ TEST(KallsymsText, DebianPlaceholderSystemMapIsNamed) {
   std::filesystem::remove(path);
 }
 
+// From 6.16 the placeholder names the -dbg package of its own release (98
+// bytes for sid's 7.2.13, in linux-base at /usr/lib/modules/VER/System.map).
+TEST(KallsymsText, DebianPlaceholderNamingItsReleaseIsNamed) {
+  const std::string text =
+      "ffffffffffffffff B The real System.map is in the linux-image-7.2.13+deb14-cloud-amd64-dbg package\n";
+  ASSERT_EQ(text.size(), 98u);
+  std::string error;
+  EXPECT_FALSE(symbols_from_kallsyms_text(text, "System.map", error));
+  EXPECT_NE(error.find("Debian's placeholder System.map (98 bytes)"), std::string::npos) << error;
+}
+
 TEST(KallsymsText, ErrorsSayWhy) {
   std::string error;
   EXPECT_FALSE(symbols_from_kallsyms_text("", "empty", error));
@@ -493,6 +504,10 @@ struct ImageSpec {
   bool elf64 = true;
   uint64_t text = 0xffffffff81000000;  // .text, and the relative base
   size_t prefix = 40;                  // bytes of .rodata before the tables
+  // 7.x (scripts/kallsyms.c): offsets PC-relative (from their own slot, no
+  // relative base), every table at 4-byte alignment on 64-bit too.
+  bool pc_relative = false;
+  unsigned align = 0;  // 0: the word size
 };
 
 // 162 multi-character tokens for the byte values that no name uses (the
@@ -534,10 +549,13 @@ Bytes encode_name(const Tokens& t, const std::string& s) {
   return out;
 }
 
+constexpr uint64_t kRodata = 0xffffffff82000000;
+uint64_t rodata_address(const ImageSpec& spec) { return spec.elf64 ? kRodata : 0xc2000000; }
+
 // .rodata holding the tables for `entries` (sorted by address).
 Bytes encode_rodata(const std::vector<Entry>& entries, const ImageSpec& spec) {
   const Tokens tokens = make_tokens();
-  const size_t align = spec.elf64 ? 8 : 4;
+  const size_t align = spec.align ? spec.align : spec.elf64 ? 8 : 4;
   Bytes out(spec.prefix, 0);
   for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(i * 7 + 3);
   auto align_up = [&] {
@@ -562,7 +580,9 @@ Bytes encode_rodata(const std::vector<Entry>& entries, const ImageSpec& spec) {
     align_up();
     for (const auto& e : entries) {
       int32_t off;
-      if (spec.absolute_percpu)
+      if (spec.pc_relative)
+        off = static_cast<int32_t>(static_cast<int64_t>(e.address - (rodata_address(spec) + out.size())));
+      else if (spec.absolute_percpu)
         off = e.address < spec.text ? static_cast<int32_t>(e.address)
                                     : static_cast<int32_t>(static_cast<int64_t>(spec.text - 1) -
                                                            static_cast<int64_t>(e.address));
@@ -570,6 +590,7 @@ Bytes encode_rodata(const std::vector<Entry>& entries, const ImageSpec& spec) {
         off = static_cast<int32_t>(static_cast<uint32_t>(e.address - spec.text));
       append(out, off);
     }
+    if (spec.pc_relative) return;
     align_up();
     if (spec.elf64)
       append(out, spec.text);
@@ -615,10 +636,8 @@ Bytes encode_rodata(const std::vector<Entry>& entries, const ImageSpec& spec) {
   return out;
 }
 
-constexpr uint64_t kRodata = 0xffffffff82000000;
-
 std::vector<Sec> image_sections(Bytes rodata, const ImageSpec& spec) {
-  const uint64_t rodata_addr = spec.elf64 ? kRodata : 0xc2000000;
+  const uint64_t rodata_addr = rodata_address(spec);
   return {
       {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, spec.text, Bytes(16, 0xcc)},
       {".rodata", SHT_PROGBITS, SHF_ALLOC, rodata_addr, std::move(rodata)},
@@ -662,7 +681,10 @@ void expect_decodes(const std::vector<Entry>& entries, const ImageSpec& spec) {
   EXPECT_EQ(found->seqs_before_tokens, spec.seqs && !spec.order_6_4);
   EXPECT_EQ(found->absolute_percpu, spec.absolute_percpu);
   EXPECT_EQ(found->num_syms, entries.size());
-  EXPECT_EQ(found->relative_base, spec.elf64 ? spec.text : spec.text & 0xffffffff);
+  EXPECT_EQ(found->pc_relative, spec.pc_relative);
+  if (!spec.pc_relative) {
+    EXPECT_EQ(found->relative_base, spec.elf64 ? spec.text : spec.text & 0xffffffff);
+  }
   const auto index = symbols_from_image_kallsyms(*a, why);
   ASSERT_TRUE(index) << why;
   EXPECT_EQ(index->origin, "kallsyms in the image");
@@ -698,7 +720,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Layout{"Pre64Relative", {false, true, false}}, Layout{"Since64Relative", {true, true, false}},
                       Layout{"Elf32Pre64", {false, false, false, false, 0xc1000000, 20}},
                       Layout{"Elf32Since64", {true, true, false, false, 0xc1000000, 36}},
-                      Layout{"ShortPrefix", {true, false, true, true, 0xffffffff81000000, 3}}),
+                      Layout{"ShortPrefix", {true, false, true, true, 0xffffffff81000000, 3}},
+                      // 7.x: PC-relative offsets, tables at 4 bytes (44: not at 8).
+                      Layout{"Since7PcRelative", {true, true, false, true, 0xffffffff81000000, 44, true, 4}},
+                      Layout{"Since7PcRelativeNoSeqs", {true, false, false, true, 0xffffffff81000000, 4, true, 4}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ImageKallsyms, AnchorThatDisagreesIsAReason) {
@@ -816,6 +841,11 @@ RC_GTEST_PROP(ImageKallsymsProperty, GeneratedTablesRoundTripAndCorruptionIsSafe
   spec.seqs = *rc::gen::arbitrary<bool>();
   spec.absolute_percpu = *rc::gen::arbitrary<bool>();
   spec.prefix = *rc::gen::inRange<size_t>(0, 64);
+  if (spec.order_6_4 && *rc::gen::arbitrary<bool>()) {  // 7.x
+    spec.pc_relative = true;
+    spec.absolute_percpu = false;
+    spec.align = 4;
+  }
   const size_t functions = *rc::gen::inRange<size_t>(0, 400);
   const auto entries = kernel_like_entries(functions, spec, *rc::gen::arbitrary<uint32_t>());
   const Bytes rodata = encode_rodata(entries, spec);

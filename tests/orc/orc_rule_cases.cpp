@@ -2,6 +2,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -14,14 +15,16 @@ namespace elfmeta::testing {
 
 using namespace orc;
 
-OrcMutation::OrcMutation(std::vector<uint8_t> elf, std::optional<input::SymbolIndex> symbols)
-    : bytes_(std::move(elf)), symbols_(std::move(symbols)) {
+std::optional<Release> object_kernel(orc::Layout layout) { return layout_info(layout).first; }
+
+OrcMutation::OrcMutation(std::vector<uint8_t> elf, std::optional<input::SymbolIndex> symbols, std::optional<Release> kernel)
+    : bytes_(std::move(elf)), symbols_(std::move(symbols)), kernel_(kernel) {
   auto opened = input::open_bytes("table", bytes_);
   if (!opened.artifact) throw std::runtime_error(opened.error);
   artifact_ = std::move(opened.artifact);
   NullSink discard;
   OrcFindings f("table", discard);
-  table_ = read_orc(*artifact_, std::nullopt, f);
+  table_ = read_orc(*artifact_, kernel_, f);
   if (!table_) throw std::runtime_error("no ORC in the table to mutate");
 }
 
@@ -111,6 +114,7 @@ std::map<std::string, size_t> orc_rule_counts(OrcMutation& m, std::string* listi
   }
   OrcOptions options;
   options.symbols = m.symbols() ? &*m.symbols() : nullptr;
+  options.kernel = m.kernel();
   DiagnosticList list;
   check_orc(*opened.artifact, options, list);
   std::ostringstream out;
@@ -126,7 +130,7 @@ namespace {
 
 bool frame(const OrcMutation& m, size_t i) {
   const Entry& e = m.entry(i);
-  return e.type == kTypeCall && !is_weak(e, m.table().layout);
+  return e.type == kTypeCall && !is_weak(e);
 }
 // A call frame that is not at a function start (so that changing it does
 // not also break ORC-SYM-001): the state after a push.
@@ -208,7 +212,7 @@ std::vector<OrcRuleCase> make_cases() {
                  m.contents(".orc_unwind_ip")[0] = 0x11;
                  return true;
                }});
-  c.push_back({"ORC-SEC-008", kModule | kImage, kV2, [](OrcMutation& m) {
+  c.push_back({"ORC-SEC-008", kModule | kImage, kWithHeader, [](OrcMutation& m) {
                  if (!m.original().section(".orc_header")) return false;
                  m.contents(".orc_header")[0] ^= 0xff;
                  return true;
@@ -228,12 +232,36 @@ std::vector<OrcRuleCase> make_cases() {
                  shift_symbol(m, "__stop_orc_unwind", 1);
                  return true;
                }});
+  // No header, no release, and every entry but the terminators with a bit
+  // that is reserved in every layout: none fits, and the entries go
+  // unchecked (the reserved bits are never reported).
+  c.push_back({"ORC-SEC-012", kAnyScope, kAnyLayout, [](OrcMutation& m) {
+                 m.kernel().reset();
+                 if (m.original().section(".orc_header")) m.rename(".orc_header", ".orc_headex");
+                 for (const char* section : {".rodata", ".modinfo"})
+                   if (const input::Section* s = m.original().section(section))
+                     for (const std::string_view key : {"Linux version ", "vermagic="}) {
+                       const std::string_view text(reinterpret_cast<const char*>(s->data.data()), s->data.size());
+                       for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1))
+                         m.contents(section)[at] = 'X';
+                     }
+                 bool any = false;
+                 for (size_t i = 0; i < m.entries(); ++i) {
+                   std::array<uint8_t, 6> raw = m.entry(i).bytes;
+                   if (raw == std::array<uint8_t, 6>{}) continue;
+                   raw[5] |= 0x80;
+                   m.set_raw_entry(i, raw);
+                   any = true;
+                 }
+                 return any;
+               }});
   // ---------------------------------------------------------------- entries
   c.push_back({"ORC-ENT-001", kAnyScope, kAnyLayout, [](OrcMutation& m) {
                  const auto i = inner_frame(m);
                  if (!i) return false;
                  Entry e = m.entry(*i);
-                 e.reserved = 1;
+                 const uint16_t mask = layout_info(m.table().layout).reserved_mask;
+                 e.reserved = mask & static_cast<uint16_t>(-mask);  // its lowest reserved bit
                  m.set_entry(*i, e);
                  return true;
                }});
@@ -249,12 +277,14 @@ std::vector<OrcRuleCase> make_cases() {
                  const auto i = inner_frame(m);
                  if (!i) return false;
                  Entry e = m.entry(*i);
+                 // The layout's first undefined type code (3 before 6.4, 5 after).
+                 const auto& types = layout_info(m.table().layout).types;
                  e.type = kTypeInvalid;
-                 e.raw_type = m.table().layout == Layout::V1 ? 3 : 6;
+                 e.raw_type = static_cast<uint8_t>(std::find(types.begin(), types.end(), kTypeInvalid) - types.begin());
                  m.set_entry(*i, e);
                  return true;
                }});
-  c.push_back({"ORC-ENT-004", kAnyScope, kV2, [](OrcMutation& m) {
+  c.push_back({"ORC-ENT-004", kAnyScope, kFrom6_4, [](OrcMutation& m) {
                  const auto i = m.find([&](size_t k) { return m.entry(k).type == kTypeUndefined; });
                  if (!i) return false;
                  Entry e = m.entry(*i);
@@ -262,7 +292,7 @@ std::vector<OrcRuleCase> make_cases() {
                  m.set_entry(*i, e);
                  return true;
                }});
-  c.push_back({"ORC-ENT-005", kAnyScope, kV1, [](OrcMutation& m) {
+  c.push_back({"ORC-ENT-005", kAnyScope, kBefore6_4, [](OrcMutation& m) {
                  const auto i = m.find([&](size_t k) { return m.entry(k).type == kTypeUndefined; });
                  if (!i) return false;
                  Entry e = m.entry(*i);
@@ -286,11 +316,11 @@ std::vector<OrcRuleCase> make_cases() {
                  m.set_entry(*i, e);
                  return true;
                }});
-  c.push_back({"ORC-ENT-009", kAnyScope, kV2, [](OrcMutation& m) {
+  c.push_back({"ORC-ENT-009", kAnyScope, kWithSignal, [](OrcMutation& m) {
                  const auto i = inner_frame(m);
                  if (!i) return false;
                  Entry e = m.entry(*i);
-                 e.flag = true;
+                 e.signal = true;
                  m.set_entry(*i, e);
                  return true;
                }});
@@ -299,7 +329,7 @@ std::vector<OrcRuleCase> make_cases() {
                  if (!i) return false;
                  Entry e = m.entry(*i);
                  e.type = kTypeRegs;
-                 e.flag = m.table().layout == Layout::V2;  // a signal frame, as regs frames are
+                 e.signal = layout_info(m.table().layout).signal_bit >= 0;  // a signal frame, as regs frames are
                  m.set_entry(*i, e);
                  return true;
                }});
@@ -323,7 +353,7 @@ std::vector<OrcRuleCase> make_cases() {
   c.push_back({"ORC-SORT-002", kImage, kAnyLayout, [](OrcMutation& m) {
                  // A terminator moved after the real entry at its address.
                  const auto i = m.find([&](size_t k) {
-                   return k + 1 < m.entries() && is_weak(m.entry(k), m.table().layout) &&
+                   return k + 1 < m.entries() && is_weak(m.entry(k)) &&
                           m.address(k + 1) > m.address(k) && frame(m, k + 1) &&
                           (k + 2 >= m.entries() || m.address(k + 2) > m.address(k + 1));
                  });
@@ -356,7 +386,7 @@ std::vector<OrcRuleCase> make_cases() {
                  // The terminator at a section's end moved one byte back.
                  for (size_t k = 0; k < m.relas(); ++k) {
                    const size_t slot = u64_at(m.rela(k)) / 4;
-                   if (slot >= m.entries() || !is_weak(m.entry(slot), m.table().layout)) continue;
+                   if (slot >= m.entries() || !is_weak(m.entry(slot))) continue;
                    const input::Section* code = m.table().code_section(m.table().sites[slot].section);
                    if (!code || m.address(slot) != code->size) continue;
                    put_u64(m.rela(k) + 16, u64_at(m.rela(k) + 16) - 1);
@@ -429,11 +459,11 @@ std::vector<OrcRuleCase> make_cases() {
                  m.set_entry(*i, e);
                  return true;
                }, {"ORC-SYM-003"}});
-  OrcRuleCase pfx{"ORC-SYM-003", kAnyScope, kV2, [](OrcMutation& m) {
+  OrcRuleCase pfx{"ORC-SYM-003", kAnyScope, kFrom6_4, [](OrcMutation& m) {
                     // The entry state moved from the prefix to the function: the
                     // prefix falls under the padding before it.
                     const auto i = m.find([&](size_t k) {
-                      return k > 0 && is_entry_state(m.entry(k)) && is_weak(m.entry(k - 1), m.table().layout) &&
+                      return k > 0 && is_entry_state(m.entry(k)) && is_weak(m.entry(k - 1)) &&
                              m.table().sites[k - 1].section == m.table().sites[k].section &&
                              k + 1 < m.entries() && m.address(k + 1) > m.address(k) + 16;
                     });

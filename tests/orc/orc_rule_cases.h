@@ -21,13 +21,17 @@ namespace elfmeta::testing {
 // to find things in.
 class OrcMutation {
  public:
-  OrcMutation(std::vector<uint8_t> elf, std::optional<input::SymbolIndex> symbols = std::nullopt);
+  OrcMutation(std::vector<uint8_t> elf, std::optional<input::SymbolIndex> symbols = std::nullopt,
+              std::optional<Release> kernel = std::nullopt);
 
   std::vector<uint8_t>& bytes() { return bytes_; }
   const input::Artifact& original() const { return *artifact_; }
   const orc::OrcTable& table() const { return *table_; }
   // Symbols an image is checked with (kallsyms of a real image); mutable.
   std::optional<input::SymbolIndex>& symbols() { return symbols_; }
+  // The release it is checked with (--kernel), for objects, which carry
+  // none: G1 and G2 objects can be told apart by no entry.
+  std::optional<Release>& kernel() { return kernel_; }
 
   size_t entries() const { return table_->size(); }
   orc::Entry entry(size_t i) const { return table_->entries[i]; }
@@ -60,10 +64,24 @@ class OrcMutation {
   std::unique_ptr<input::Artifact> artifact_;
   std::optional<orc::OrcTable> table_;
   std::optional<input::SymbolIndex> symbols_;
+  std::optional<Release> kernel_;
 };
 
+// The --kernel an object of `layout` is checked with: the generation's
+// first release (none for G3+AX: no release has it; the entries tell).
+std::optional<Release> object_kernel(orc::Layout layout);
+
 enum OrcScope : uint32_t { kObject = 1, kModule = 2, kImage = 4, kRelocatable = kObject | kModule, kAnyScope = 7 };
-enum OrcLayouts : uint32_t { kV1 = 1, kV2 = 2, kAnyLayout = 3 };
+// Layouts as bits, in orc::Layout order (orc_layouts.h).
+enum OrcLayouts : uint32_t {
+  kG1 = 1, kG2 = 2, kG3 = 4, kG4 = 8, kG3Ax = 16,
+  kBefore6_4 = kG1 | kG2,          // no information marked by sp_reg undefined and `end`
+  kFrom6_4 = kG3 | kG4 | kG3Ax,    // undefined and end_of_stack types; call padding (__pfx_)
+  kWithSignal = kG2 | kFrom6_4,    // a signal bit in the entry
+  kWithHeader = kG2 | kFrom6_4,    // an .orc_header fingerprint (6.3.10+)
+  kAnyLayout = 31
+};
+inline uint32_t layout_bit(orc::Layout l) { return 1u << static_cast<unsigned>(l); }
 
 struct OrcRuleCase {
   OrcRuleCase(std::string_view r, uint32_t s, uint32_t l, std::function<bool(OrcMutation&)> m,
@@ -76,7 +94,7 @@ struct OrcRuleCase {
   // False when the table has nothing the mutation needs (try another).
   std::function<bool(OrcMutation&)> mutate;
   std::vector<std::string_view> also;  // rules that cannot be avoided with it
-  bool needs_prefixes = false;         // __pfx_ symbols (generated v2 tables)
+  bool needs_prefixes = false;         // __pfx_ symbols (generated 6.4+ tables)
 };
 
 const std::vector<OrcRuleCase>& orc_rule_cases();

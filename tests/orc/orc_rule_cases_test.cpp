@@ -1,5 +1,5 @@
 // Every ORC rule has a mutation that makes exactly it fire, on generated
-// tables of every scope and layout it applies to.
+// tables of every scope and layout (orc_layouts.h) it applies to.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,18 +27,20 @@ TEST_P(OrcRuleCaseTest, FiresExactlyItsRuleOnGeneratedTables) {
   size_t applied = 0;
   for (uint32_t scope : {kObject, kModule, kImage}) {
     if (!(c.scopes & scope)) continue;
-    for (orc::Layout layout : {orc::Layout::V1, orc::Layout::V2}) {
-      if (!(c.layouts & (layout == orc::Layout::V1 ? kV1 : kV2))) continue;
+    for (const orc::LayoutInfo& row : orc::layout_table()) {
+      const orc::Layout layout = row.layout;
+      if (!(c.layouts & layout_bit(layout))) continue;
       // Some tables lack what a mutation needs (no padding, one function):
       // try seeds until one has it.
       bool done = false;
       for (uint64_t seed = 1; seed < 40 && !done; ++seed) {
         std::mt19937_64 rng(seed * 7919 + scope);
         const auto table = synth::random_orc(rng, layout, scope == kImage, scope == kModule,
-                                             c.needs_prefixes && layout == orc::Layout::V2);
-        OrcMutation clean(table.build());
+                                             c.needs_prefixes && row.typed_no_info);
+        const auto kernel = scope == kObject ? object_kernel(layout) : std::nullopt;
+        OrcMutation clean(table.build(), std::nullopt, kernel);
         ASSERT_TRUE(orc_rules_fired(clean).empty());
-        OrcMutation m(table.build());
+        OrcMutation m(table.build(), std::nullopt, kernel);
         if (!c.mutate(m)) continue;
         done = true;
         ++applied;

@@ -134,7 +134,7 @@ TEST(OrcConcurrentCheck, PrefixesAtTheEndOfAStretch) {
     const auto i = m.find([&](size_t e) { return m.address(e) >= starts[k].address; });
     ASSERT_TRUE(i);
     if (m.address(*i) != starts[k].address || !orc::is_entry_state(m.entry(*i)) ||
-        !orc::is_weak(m.entry(*i - 1), m.table().layout) || m.address(*i + 1) <= starts[k + 1].address)
+        !orc::is_weak(m.entry(*i - 1)) || m.address(*i + 1) <= starts[k + 1].address)
       continue;
     m.set_address(*i, starts[k + 1].address);
     ++moved;

@@ -59,9 +59,9 @@ TEST_P(DebianCrossCheck, FiguresOfSpecSection4) {
   const auto tree = debian_kernel_tree(want.label, why);
   if (!tree && !std::getenv("ELFMETA_TEST_DATA")) GTEST_SKIP() << why;
   ASSERT_TRUE(tree) << why;
-  std::string package;
-  std::ifstream(tree->root / ".package") >> package;
-  const bool same_build = package == want.package;
+  // A newer build than the pinned one (tools/fetch-test-data's fallback)
+  // has other counts.
+  const bool same_build = tree->fallback.empty() && tree->packages.front() == want.package;
   Checked c;
   auto opened = input::open_input(tree->vmlinuz.string());
   ASSERT_TRUE(opened.artifact) << opened.error;

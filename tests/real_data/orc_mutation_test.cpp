@@ -55,8 +55,7 @@ TEST(OrcRealMutations, EachMutationAddsExactlyItsRule) {
     for (const RealTable& t : tables) {
       if (!(c.scopes & t.scope)) continue;
       OrcMutation baseline(t.bytes, t.symbols);
-      const bool v1 = baseline.table().layout == orc::Layout::V1;
-      if (!(c.layouts & (v1 ? kV1 : kV2))) continue;
+      if (!(c.layouts & layout_bit(baseline.table().layout))) continue;
       const auto before = orc_rule_counts(baseline);
       OrcMutation m(t.bytes, t.symbols);
       if (!c.mutate(m)) continue;

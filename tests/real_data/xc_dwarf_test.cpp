@@ -80,8 +80,7 @@ TEST(DebianDbgVmlinux, BtfAgreesWithItsDwarf) {
   // The same build as the fetched image: its .BTF is the vmlinuz's, byte for byte.
   const auto tree = debian_kernel_tree("debian-6.12", why);
   ASSERT_TRUE(tree) << why;
-  std::string image_package;
-  std::ifstream(tree->root / ".package") >> image_package;
+  const std::string image_package = tree->packages.front();
   ASSERT_TRUE(dbg->package.starts_with(image_package + "-dbg=")) << dbg->package << " is not the -dbg of " << image_package;
   auto image = input::open_input(tree->vmlinuz.string());
   ASSERT_TRUE(image.artifact) << image.error;

@@ -11,8 +11,8 @@ TEST(Stats, JsonRoundTripKeepsEveryCount) {
   s.inputs = {"linux-image-x.deb"};
   s.kernel = "6.12";
   s.artifacts = {{"kernel image", 1}, {"module", 3}};
-  s.btf["kernel image"] = {1, 100, 2000, 3000, {{"STRUCT", 10}, {"FUNC", 90}}};
-  s.orc["module"] = {3, 42, {{"call", 40}, {"regs", 2}}};
+  s.btf["kernel image"] = {1, 100, 2000, 3000, {{"STRUCT", 10}, {"FUNC", 90}}, {{"24", 1}}};
+  s.orc["module"] = {3, 42, {{"call", 40}, {"regs", 2}}, {{"G3", 3}}};
   s.sframe["executable"] = {1, 5, 50};
   s.findings["XC-SYM-002"] = {0, 7, 1};
   s.finding_keys["XC-SYM-002 vmlinux: FUNC 'f'"] = 2;
@@ -28,6 +28,28 @@ TEST(Stats, JsonRoundTripKeepsEveryCount) {
   EXPECT_EQ(back->findings["XC-SYM-002"].warning, 7u);
   EXPECT_EQ(back->findings["XC-SYM-002"].total(), 8u);
   EXPECT_EQ(back->finding_keys, s.finding_keys);
+}
+
+// What the canary (tools/upstream-canary) reads for news: BTF header
+// lengths and ORC layouts; files written before they were counted still read.
+TEST(Stats, HeaderLengthsAndOrcLayoutsRoundTrip) {
+  Stats s;
+  s.btf["kernel image"].header_lengths = {{"32", 1}};
+  s.orc["module"].layouts = {{"G4", 1016}, {"unknown", 1}};
+  std::string error;
+  auto back = from_json(to_json(s), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->btf["kernel image"].header_lengths["32"], 1u);
+  EXPECT_EQ(back->orc["module"].layouts["unknown"], 1u);
+  const auto flat = flatten(s);
+  EXPECT_EQ(flat.at("btf.kernel image.header_lengths.32"), 1u);
+  EXPECT_EQ(flat.at("orc.module.layouts.G4"), 1016u);
+  auto old = from_json(R"({"elfmeta_stats": 1, "btf": {"module": {"blobs": 1, "types": 2, "type_bytes": 3,
+                           "string_bytes": 4, "kinds": {}}}, "orc": {"module": {"tables": 1, "entries": 2, "types": {}}}})",
+                       error);
+  ASSERT_TRUE(old) << error;
+  EXPECT_TRUE(old->btf["module"].header_lengths.empty());
+  EXPECT_TRUE(old->orc["module"].layouts.empty());
 }
 
 TEST(Stats, RefusesWhatIsNotAStatsFile) {

@@ -40,9 +40,11 @@ inline std::string write_archive(const DebFiles& files, int (*format)(archive*),
   return out;
 }
 
-inline std::string write_deb(const DebFiles& data_files, const std::string& data_member = "data.tar.xz") {
+// `control`: the control file (its Package and Version fields name the package).
+inline std::string write_deb(const DebFiles& data_files, const std::string& data_member = "data.tar.xz",
+                             const std::string& control_file = "Package: x\n") {
   const std::string data = write_archive(data_files, archive_write_set_format_pax_restricted, archive_write_add_filter_xz);
-  const std::string control = write_archive({{"./control", "Package: x\n"}}, archive_write_set_format_pax_restricted,
+  const std::string control = write_archive({{"./control", control_file}}, archive_write_set_format_pax_restricted,
                                             archive_write_add_filter_gzip);
   return write_archive({{"debian-binary", "2.0\n"}, {"control.tar.gz", control}, {data_member, data}},
                        archive_write_set_format_ar_svr4);

@@ -1,11 +1,13 @@
 // A test fixture that boots one of the Debian kernels of tools/fetch-test-data
-// under qemu (the parameter is "debian-6.1" or "debian-6.12"). Skipped when
-// qemu or the kernels are not here.
+// under qemu (the parameter is "debian-6.1", "debian-6.12" or "sid-7.2").
+// Skipped when qemu or the kernels are not here.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <memory>
+#include <string>
 
 #include "btf/artifact_check.h"
 #include "input/artifact.h"
@@ -28,6 +30,18 @@ class DebianVmTest : public DebianTreeTest {
     kernel_ = btf::kernel_of(*image_);
     ASSERT_EQ(kernel_.how.rfind("banner", 0), 0u) << kernel_.how;
   }
+  // CONFIG_MODULE_ALLOW_BTF_MISMATCH of the booted kernel: a module whose BTF
+  // the kernel refuses still loads, without it (Debian's 6.1 and 6.12);
+  // otherwise the load fails (sid's 7.2).
+  bool allows_btf_mismatch() const {
+    for (const auto& config : {tree_.modules / "config", tree_.vmlinuz.parent_path() /
+                                                              ("config-" + tree_.modules.filename().string())}) {
+      std::ifstream in(config);
+      for (std::string line; std::getline(in, line);)
+        if (line == "CONFIG_MODULE_ALLOW_BTF_MISMATCH=y") return true;
+    }
+    return false;
+  }
   // The booted kernel's own BTF, checked under `options`.
   btf::ArtifactCheck vmlinux_btf(const btf::CheckOptions& options) const {
     DiagnosticList ignored;
@@ -39,8 +53,12 @@ class DebianVmTest : public DebianTreeTest {
   btf::KernelChoice kernel_;                // from its banner
 };
 
+// "debian-6.1" -> "Linux6_1", "sid-7.2" -> "Linux7_2".
 inline std::string debian_vm_name(const ::testing::TestParamInfo<std::string>& info) {
-  return info.param == "debian-6.1" ? "Linux6_1" : "Linux6_12";
+  std::string release = info.param.substr(info.param.find('-') + 1);
+  for (char& c : release)
+    if (c == '.') c = '_';
+  return "Linux" + release;
 }
 
 }  // namespace elfmeta::testing

@@ -4,6 +4,7 @@
 //   elfmeta-fuzz-seeds DIR
 #include <elf.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "synth/btf_builder.h"
 #include "synth/btf_generator.h"
 #include "synth/hostile_btf.h"
+#include "fuzz/orc_layout_byte.h"
 #include "synth/orc_builder.h"
 #include "synth/sframe_builder.h"
 
@@ -63,15 +65,18 @@ void btf_seeds() {
 
 void orc_seeds() {
   std::mt19937_64 rng(11);
-  for (auto layout : {orc::Layout::V1, orc::Layout::V2}) {
-    const auto elf = synth::random_orc(rng, layout, true).build();
+  // A table of every layout, with the .orc_header of those that have one
+  // (else --kernel of the layout's first release): fuzz/orc_layout_byte.h.
+  for (const auto& row : orc::layout_table()) {
+    const auto elf = synth::random_orc(rng, row.layout, true).build();
     auto unwind = section_of(elf, ".orc_unwind");
-    unwind.insert(unwind.begin(), layout == orc::Layout::V2 ? 1 : 2);  // header (v2), or --kernel 6.1
-    const std::string name = layout == orc::Layout::V1 ? "image-v1" : "image-v2";
+    unwind.insert(unwind.begin(), fuzz::orc_layout_byte_for(row.layout, row.fingerprint.has_value()));
+    std::string name = "image-" + std::string(row.name);
+    for (char& c : name) c = c == '+' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     write("fuzz_orc", name, length_prefixed(section_of(elf, ".orc_unwind_ip"), unwind));
     write("fuzz_input", "orc-" + name, elf);
   }
-  write("fuzz_input", "orc-object", synth::random_orc(rng, orc::Layout::V2, false).build());
+  write("fuzz_input", "orc-object", synth::random_orc(rng, orc::Layout::G4, false).build());
 }
 
 void sframe_seeds() {

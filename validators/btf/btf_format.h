@@ -12,6 +12,7 @@ namespace elfmeta::btf {
 inline constexpr uint16_t kMagic = 0xEB9F;
 inline constexpr uint32_t kHeaderSize = 24;       // fields up to str_len
 inline constexpr uint32_t kLayoutHeaderSize = 32;  // + layout_off, layout_len (Linux 7.1)
+// The info bits kernels before 7.2 allow (5-bit kind, 16-bit vlen).
 inline constexpr uint32_t kInfoMask = 0x9f00ffff;
 inline constexpr uint32_t kMaxTypeId = 0x000fffff;
 inline constexpr uint32_t kMaxNameOffset = 0x00ffffff;
@@ -46,8 +47,12 @@ inline constexpr uint32_t kMaxKnownKind = kEnum64;
 
 std::string_view kind_name(uint32_t kind);
 
-constexpr uint32_t info_kind(uint32_t info) { return (info >> 24) & 0x1f; }
-constexpr uint32_t info_vlen(uint32_t info) { return info & 0xffff; }
+// Linux 7.2's reading: kind bits 24-30, vlen bits 0-23. Older kernels refuse
+// the bits the narrower fields leave out (BTF-TYPE-002, kInfoMask) before
+// they read anything else of the record, so reading them wide changes no
+// verdict of theirs.
+constexpr uint32_t info_kind(uint32_t info) { return (info >> 24) & 0x7f; }
+constexpr uint32_t info_vlen(uint32_t info) { return info & 0xffffff; }
 constexpr bool info_kflag(uint32_t info) { return info >> 31; }
 
 // INT encoding word.

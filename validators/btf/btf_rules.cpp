@@ -134,8 +134,10 @@ const Rule TYPE_001{"BTF-TYPE-001", Severity::Error, kAll,
                     "Fewer than 12 bytes are left for the next record.", "Linux 4.18",
                     "meta_left:X meta_needed:12"};
 const Rule TYPE_002{"BTF-TYPE-002", Severity::Error, kAll, "info has bits outside 0x9f00ffff",
-                    "Bits 16-23 and 29-30 of info are reserved and must be zero (until the wider "
-                    "vlen/kind of a later kernel).",
+                    "Bits 16-23 and 29-30 of info are reserved and must be zero before Linux 7.2. From "
+                    "7.2 they widen vlen to 24 bits and kind to 7 (the kernel reads and checks them as "
+                    "such: a kind of 32 or more is BTF-TYPE-003, a vlen on a kind without items is that "
+                    "kind's vlen rule, and records of 65,536 or more items are accepted).",
                     "Linux 4.18", "Invalid btf_info"};
 const Rule TYPE_003{"BTF-TYPE-003", Severity::Error, kAll, "unknown kind",
                     "Kind 0 and kinds above ENUM64 (19) are refused; without a length field the "
@@ -208,10 +210,12 @@ const Rule REF_007{"BTF-REF-007", Severity::Error, kLoad,
                    "Linux 4.18", "Invalid type_id"};
 const Rule REF_008{"BTF-REF-008", Severity::Error, kAll, "TYPE_TAG below a typedef or qualifier",
                    "In a chain of modifiers all TYPE_TAGs must come first (right under the "
-                   "pointer). Checked for user, vmlinux and module BTF.",
+                   "pointer). Checked for user, vmlinux and module BTF from 5.19 to 7.1; Linux 7.2 "
+                   "keeps only the chain limit (BTF-REF-009).",
                    "Linux 5.19", "Type tags don't precede modifiers"};
 const Rule REF_009{"BTF-REF-009", Severity::Error, kAll, "modifier chain longer than 32 or cyclic",
-                   "The type-tag pass follows each modifier chain at most 32 steps.", "Linux 5.19",
+                   "The type-tag pass (the modifier-chain pass from 7.2) follows each modifier chain at "
+                   "most 32 steps.", "Linux 5.19",
                    "Max chain length or cycle detected"};
 const Rule REF_012{"BTF-REF-012", Severity::Error, kModuleLoad,
                    "modifier chain reaches a type id that does not exist (kernel BTF)",
@@ -428,11 +432,12 @@ const Rule FIELD_005{"BTF-FIELD-005", Severity::Error, kLoad, "two spin locks at
                      "Linux 6.2", ""};
 const Rule FIELD_006{"BTF-FIELD-006", Severity::Error, kLoad,
                      "a second bpf_spin_lock or bpf_refcount in a processed struct or a struct it embeds",
-                     "Debian's 6.12 kernel (6.12.117) counts these fields over the processed struct "
-                     "and the structs embedded in it together, and refuses a second one (E2BIG); "
-                     "mainline kernels count each struct level on its own, allow several "
-                     "bpf_refcount, and only WARN.",
-                     "Linux 6.12 stable", ""};
+                     "Linux 7.2 (and 6.12.111/6.12.115 stable) counts the unique fields (bpf_spin_lock, "
+                     "bpf_res_spin_lock, and from then on bpf_refcount) over the processed struct and "
+                     "the structs embedded in it together, and refuses a second one (E2BIG); kernels "
+                     "6.13 to 7.1 count each struct level on its own, allow several bpf_refcount, and "
+                     "only WARN.",
+                     "Linux 7.2, 6.12 stable", ""};
 const Rule FIELD_007{"BTF-FIELD-007", Severity::Error, kLoad, "bpf_spin_lock together with bpf_res_spin_lock",
                      "A struct may hold one kind of BPF lock (EINVAL).", "Linux 6.15", ""};
 const Rule FIELD_008{"BTF-FIELD-008", Severity::Error, kLoad, "special fields overlap",
@@ -473,13 +478,24 @@ const Rule FIELD_017{"BTF-FIELD-017", Severity::Error, kLoad, "graph value type 
                      "Linux 6.2", ""};
 const Rule FIELD_018{"BTF-FIELD-018", Severity::Error, kLoad, "graph ownership cycle",
                      "A struct that is both a graph root and a node may own only structs that are not "
-                     "roots (ELOOP).",
+                     "roots (ELOOP). Linux 7.2 (and 6.12.113 stable) drop this rule for the bound on "
+                     "ownership depth, BTF-FIELD-023.",
                      "Linux 6.2", ""};
 const Rule FIELD_019{"BTF-FIELD-019", Severity::Error, kLoad, "malformed kptr member",
                      "A pointer tagged kptr, kptr_untrusted or percpu_kptr must point, past modifiers, "
-                     "to a STRUCT; a second type tag or an unknown tag value on such a pointer is "
-                     "refused (EINVAL).",
+                     "to a STRUCT. Up to 7.1 the tag must come right after the pointer, and a second "
+                     "type tag or an unknown tag value there is refused (EINVAL); from 7.2 the tags are "
+                     "looked for along the whole modifier chain (btf_type_tag_walk()), unknown ones are "
+                     "ignored, and only two different kptr tags are refused.",
                      "Linux 6.12", ""};
+const Rule FIELD_023{"BTF-FIELD-023", Severity::Error, kLoad, "ownership chain longer than 8 structs, or cyclic",
+                     "Linux 7.2 (and 6.12.113 stable) follow what each scanned struct owns (the value "
+                     "struct of a bpf_list_head or bpf_rb_root, the program-defined target of a kptr or "
+                     "percpu_kptr) and refuse a cycle or a chain of more than 8 such structs "
+                     "(btf_check_ownership_depth(), ELOOP), because freeing an object recurses through "
+                     "them. A kptr to a struct the kernel's BTF also has is no edge; without that BTF "
+                     "(--kernel-btf) every kptr target is taken to be program-defined.",
+                     "Linux 7.2, 6.12 stable", ""};
 const Rule FIELD_021{"BTF-FIELD-021", Severity::Warning, kLint, "referenced kptr whose target may need a destructor",
                      "A `kptr` to a struct that also exists in the running kernel's BTF is accepted only "
                      "if that kernel registered a destructor for it (ENOENT otherwise); a struct only "
@@ -646,7 +662,7 @@ constexpr const Rule* kTable[] = {
     &DTAG_002, &DTAG_003, &DTAG_005, &DTAG_006, &DTAG_007, &DTAG_008,
     &FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009, &FIELD_010, &FIELD_011,
     &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015, &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019,
-    &FIELD_021, &FIELD_022,
+    &FIELD_021, &FIELD_022, &FIELD_023,
     &VER_001, &VER_002, &VER_003, &VER_004, &VER_005, &VER_006, &VER_007, &VER_008, &VER_009,
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
     &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,

@@ -38,7 +38,7 @@ extern const Rule DTAG_002, DTAG_003, DTAG_005, DTAG_006, DTAG_007, DTAG_008;
 // Special fields (struct members the BPF runtime manages), user BTF only.
 extern const Rule FIELD_003, FIELD_004, FIELD_005, FIELD_006, FIELD_007, FIELD_008, FIELD_009, FIELD_010,
     FIELD_011, FIELD_012, FIELD_013, FIELD_014, FIELD_015, FIELD_016, FIELD_017, FIELD_018,
-    FIELD_019, FIELD_021, FIELD_022;
+    FIELD_019, FIELD_021, FIELD_022, FIELD_023;
 // Features older kernels reject (kernel profiles).
 extern const Rule VER_001, VER_002, VER_003, VER_004, VER_005, VER_006, VER_007, VER_008, VER_009,
     VER_010, VER_011, VER_015, VER_016, VER_017, VER_018;

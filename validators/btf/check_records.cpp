@@ -32,8 +32,14 @@ class RecordChecker {
     const TypeRef t = btf_.type(id);
     id_ = id;
     if (!kind_supported(id, t)) return;
-    if (t.info() & ~kInfoMask)
+    // From 7.2 those bits are part of kind and vlen (btf_check_meta() no
+    // longer masks): the kind and vlen rules judge them.
+    // Before, btf_check_meta() refuses them before it reads the rest of the
+    // record, whose kind and vlen they would change.
+    if ((t.info() & ~kInfoMask) && !kernel_.has(Gate::kWideInfo)) {
       f_.at_type(rules::TYPE_002, id, "info " + hex(t.info()) + " has bits outside " + hex(kInfoMask), 4);
+      return;
+    }
     name_ok_ = btf_.name_offset_valid(t.name_off());
     if (!name_ok_)
       f_.at_type(rules::STR_006, id,

@@ -31,10 +31,15 @@ constexpr const Rule* kNameRules[] = {&AGG_002, &AGG_003, &REF_004, &REF_006, &E
 constexpr Release kDotsBackports[] = {{5, 10}, {5, 15}, {6, 1}};
 constexpr Release kNamesBackports[] = {{4, 19}};
 constexpr const Rule* kLayout[] = {&LAYOUT_001};
-constexpr const Rule* kTagOrder[] = {&REF_008, &REF_009};
+constexpr const Rule* kTagOrder[] = {&REF_008};
+constexpr const Rule* kChainLimit[] = {&REF_009};
+constexpr const Rule* kWide[] = {&TYPE_002};
+constexpr const Rule* kOwnership[] = {&FIELD_023};
+constexpr const Rule* kRootNode[] = {&FIELD_018};
+constexpr Release k612Backport[] = {{6, 12}};
 constexpr const Rule* kFieldPass[] = {&FIELD_003, &FIELD_004, &FIELD_005, &FIELD_006, &FIELD_007, &FIELD_008, &FIELD_009,
                                       &FIELD_010, &FIELD_011, &FIELD_012, &FIELD_013, &FIELD_014, &FIELD_015,
-                                      &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019, &FIELD_021};
+                                      &FIELD_016, &FIELD_017, &FIELD_018, &FIELD_019, &FIELD_021, &FIELD_023};
 constexpr const Rule* kNestedRules[] = {&FIELD_004, &FIELD_009, &FIELD_011};
 constexpr const Rule* kKptrRules[] = {&FIELD_019, &FIELD_021};
 constexpr const Rule* kResSpinRules[] = {&FIELD_007};
@@ -68,7 +73,9 @@ constexpr GateInfo kGates[] = {
     {Gate::kKindLayout, GateKind::kAccepts, {7, 1}, {}, {}, kLayout, "kind-layout header fields and section"},
     // 4.20, backported to the 4.19 series: 4.18 checks name offsets only.
     {Gate::kNameValidation, GateKind::kChecks, {4, 20}, {}, kNamesBackports, kNameRules, "name validation"},
-    {Gate::kTypeTagOrder, GateKind::kChecks, {5, 19}, {}, {}, kTagOrder, "type-tag ordering pass"},
+    // 7.2 (btf_check_modifier_chain_length()) keeps only the chain limit.
+    {Gate::kTypeTagOrder, GateKind::kChecks, {5, 19}, Release{7, 2}, {}, kTagOrder,
+     "type tags before every other modifier of a chain"},
     {Gate::kSpecialFields, GateKind::kChecks, {6, 2}, {}, {}, kFieldPass, "special-field pass of BPF_BTF_LOAD"},
     {Gate::kRbTree, GateKind::kChecks, {6, 3}, {}, {}, {}, "bpf_rb_root and bpf_rb_node fields"},
     {Gate::kRefcount, GateKind::kChecks, {6, 4}, {}, {}, {}, "bpf_refcount field"},
@@ -82,11 +89,21 @@ constexpr GateInfo kGates[] = {
     // 6.9 (bd70a8fb7ca4) until the fix bb6705c3f93b (6.11, backported to 6.10.10).
     {Gate::kEmptySectionNameAccepted, GateKind::kSkips, {6, 9}, Release{6, 10}, {}, kEmptySectionName,
      "DATASEC name check that skipped the first byte"},
-    // Seen on Debian's 6.12.117 (a stable update; 6.12.111 and mainline 6.18
-    // accept with a kernel WARN): a second bpf_spin_lock or bpf_refcount
-    // anywhere in a processed struct, embedded structs included, is E2BIG.
-    {Gate::kRecordWideUniqueFields, GateKind::kChecks, {6, 12}, Release{6, 13}, {}, kRecordWide,
+    // Mainline 7.2; in 6.12 stable from 6.12.111 (nested spin locks) and
+    // 6.12.115 (bpf_refcount), seen on Debian's 6.12.117. 6.13 to 7.1 accept
+    // with a kernel WARN.
+    {Gate::kRecordWideUniqueFields, GateKind::kChecks, {7, 2}, {}, k612Backport, kRecordWide,
      "one bpf_spin_lock and one bpf_refcount per processed struct, embedded structs included"},
+    {Gate::kWideInfo, GateKind::kAccepts, {7, 2}, {}, {}, kWide,
+     "24-bit vlen and 7-bit kind in info (bits 16-23 and 29-30 no longer reserved)"},
+    {Gate::kModifierChainLimit, GateKind::kChecks, {5, 19}, {}, {}, kChainLimit, "modifier chains of at most 32 steps"},
+    {Gate::kKptrTagWalk, GateKind::kChecks, {7, 2}, {}, {}, {},
+     "kptr tags found anywhere in the pointer's modifier chain; unknown tags ignored"},
+    // 7.2.9 stable (mainline 7.2 as Debian ships it), 6.12.113.
+    {Gate::kOwnershipDepth, GateKind::kChecks, {7, 2}, {}, k612Backport, kOwnership,
+     "ownership chains of at most 8 structs (kptrs to program structs, graph roots)"},
+    {Gate::kRootNodeRuleDropped, GateKind::kSkips, {7, 2}, {}, k612Backport, kRootNode,
+     "the root-and-node ownership rule, replaced by the depth bound"},
 };
 
 static_assert(std::size(kGates) == static_cast<size_t>(Gate::kCount));

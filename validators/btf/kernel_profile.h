@@ -23,7 +23,7 @@ using elfmeta::parse_release;
 // A profile X.Y stands for the newest stable release of that series (what
 // distributions ship), so backports count.
 // The oldest release with BTF and the newest whose rules elfmeta knows.
-inline constexpr Release kOldestRelease{4, 18}, kNewestRelease{7, 1};
+inline constexpr Release kOldestRelease{4, 18}, kNewestRelease{7, 2};
 // The default when no kernel is named and none can be read: the release the
 // default rules were proven on (BPF_BTF_LOAD on the machines elfmeta runs on).
 inline constexpr Release kDefaultRelease{6, 18};
@@ -50,7 +50,7 @@ enum class Gate : uint8_t {
   kKindLayout,          // 32-byte header with a kind-layout section
   // Checks that old kernels do not make.
   kNameValidation,      // names are checked at all (4.18 checks offsets only)
-  kTypeTagOrder,        // the type-tag ordering pass
+  kTypeTagOrder,        // the type-tag ordering check (5.19 to 7.1)
   kSpecialFields,       // the special-field pass at BPF_BTF_LOAD
   kRbTree,              // bpf_rb_root / bpf_rb_node special fields
   kRefcount,            // bpf_refcount, owning graph nodes (node sizes grew)
@@ -62,7 +62,12 @@ enum class Gate : uint8_t {
   kUptr,                // uptr is a known kptr tag
   kResSpinLock,         // bpf_res_spin_lock special field
   kEmptySectionNameAccepted,  // the 6.9 DATASEC name check: first byte unchecked, "" let through
-  kRecordWideUniqueFields,    // 6.12 stable: one bpf_spin_lock / bpf_refcount per record, nesting included
+  kRecordWideUniqueFields,    // 7.2, 6.12 stable: one bpf_spin_lock / bpf_refcount per record, nesting included
+  kWideInfo,            // 7.2: 24-bit vlen and 7-bit kind in info
+  kModifierChainLimit,  // modifier chains of at most 32 steps (the type-tag pass, 5.19+)
+  kKptrTagWalk,         // 7.2: kptr tags anywhere in the pointer's modifier chain
+  kOwnershipDepth,      // 7.2, 6.12 stable: ownership chains of at most 8 structs
+  kRootNodeRuleDropped, // 7.2, 6.12 stable: no root-and-node ownership rule (BTF-FIELD-018)
   kCount
 };
 

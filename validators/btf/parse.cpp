@@ -101,7 +101,10 @@ std::vector<uint8_t> swap_byte_order(std::span<const uint8_t> data, bool from_ho
       for (uint64_t off = layout; off + 4 <= layout_end; off += 4) swap16(off + 2);
   }
   for (uint64_t cur = types; cur + kTypeRecordSize <= types_end;) {
-    const uint32_t info = read32(cur + 4);
+    // Sized as libbpf before 1.8 swaps (5-bit kind, 16-bit vlen): a record
+    // with the bits 7.2 widened into is malformed for every reader of
+    // byte-swapped BTF.
+    const uint32_t info = read32(cur + 4) & kInfoMask;
     const auto payload = payload_size(info_kind(info), info_vlen(info));
     for (int i = 0; i < 3; ++i) swap32(cur + 4 * i);
     if (!payload || cur + kTypeRecordSize + *payload > types_end) break;
@@ -347,16 +350,16 @@ struct PayloadShape {
   uint32_t fixed = 0, per_item = 0;
   bool known = false;
 };
-constexpr std::array<PayloadShape, 32> payload_shapes() {
-  std::array<PayloadShape, 32> t{};
-  for (uint32_t k = 0; k < 32; ++k) {
+constexpr std::array<PayloadShape, 128> payload_shapes() {
+  std::array<PayloadShape, 128> t{};  // every 7-bit kind
+  for (uint32_t k = 0; k < 128; ++k) {
     const auto none = payload_size(k, 0), one = payload_size(k, 1);
     if (k == kUnknown || !none || !one) continue;
     t[k] = {static_cast<uint32_t>(*none), static_cast<uint32_t>(*one - *none), true};
   }
   return t;
 }
-constexpr std::array<PayloadShape, 32> kPayloadShapes = payload_shapes();
+constexpr std::array<PayloadShape, 128> kPayloadShapes = payload_shapes();
 
 // The size of the record at `cur` of a type section of `len` bytes, or 0
 // when none fits there (Parser::report_unsized says why).

@@ -22,6 +22,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -112,6 +113,7 @@ struct Record {
   std::vector<FieldInfo> fields;
   uint32_t mask = 0;
 };
+constexpr int kMaxOwnershipDepth = 8;  // BTF_MAX_OWNERSHIP_DEPTH
 
 // A scan failure: the errno the kernel returns and the rule it breaks.
 std::string errno_label(int err) {
@@ -191,8 +193,9 @@ class FieldScanner {
   }
 
   // find_kptr()'s first test, on the byte-per-type kinds (most pointers
-  // fail it, and their records need not be read): a pointer to a type tag,
-  // or a volatile in front of one. Ids past the last type fail it.
+  // fail it, and their records need not be read): a pointer to a type tag
+  // (up to 7.1) or to any modifier (7.2, where the tags may be anywhere in
+  // the chain), or a volatile in front of one. Ids past the last type fail it.
   bool kptr_shaped(uint32_t id) const {
     const uint32_t n = btf_.type_count();
     auto target_of = [&](uint32_t of) { return type(of).type(); };
@@ -201,10 +204,12 @@ class FieldScanner {
       if (id >= n || btf_.kind_of(id) != kPtr) return false;
     }
     const uint32_t tag = target_of(id);
-    return tag < n && btf_.kind_of(tag) == kTypeTag;
+    return tag < n && (kptr_tag_walk_ ? is_modifier(btf_.kind_of(tag)) : btf_.kind_of(tag) == kTypeTag);
   }
   // Returns <0 (errno, with `failure_` set), 0 ignore, 1 found.
   int find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask);
+  int find_kptr_in_chain(TypeRef ptr, uint32_t off, FieldInfo* info, uint32_t mask);
+  void check_ownership_depth(const std::vector<Record>& records);
   int find_graph_root(TypeRef container, TypeRef t, int comp_idx, uint32_t off, uint32_t sz, FieldInfo* info,
                       uint32_t head_type);
   int get_field_type(TypeRef member_type, uint32_t mask, uint32_t& seen, uint32_t& align, uint32_t& sz);
@@ -258,6 +263,7 @@ class FieldScanner {
   const bool nested_;  // nested structs and arrays are searched (before: only direct members)
   const int fields_max_;  // BTF_FIELDS_MAX of the target
   const bool record_wide_unique_ = kernel_.has(Gate::kRecordWideUniqueFields);
+  const bool kptr_tag_walk_ = kernel_.has(Gate::kKptrTagWalk);
   uint32_t seen_in_record_ = 0;  // unique fields found in the struct being processed, at any level
   Failure failure_;
 
@@ -281,9 +287,11 @@ class FieldScanner {
   std::optional<std::unordered_set<std::string>> kernel_names_;
 };
 
+// btf_find_kptr(): up to 7.1 the tag must follow the pointer directly.
 int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t mask) {
   if (t.kind() == kVolatile) t = type(t.type());
   if (t.kind() != kPtr) return 0;
+  if (kptr_tag_walk_) return find_kptr_in_chain(t, off, info, mask);
   t = type(t.type());
   if (t.kind() != kTypeTag || t.kflag()) return 0;
   if (type(t.type()).kind() == kTypeTag)
@@ -309,6 +317,37 @@ int FieldScanner::find_kptr(TypeRef t, uint32_t off, FieldInfo* info, uint32_t m
   info->type = type;
   info->off = off;
   info->kptr_target = res_id;
+  return 1;
+}
+
+// 7.2's btf_find_kptr() through btf_type_tag_walk(): every modifier after
+// the pointer is passed, type tags without kind_flag are matched against the
+// four kptr names (others are ignored), and two different ones are refused.
+int FieldScanner::find_kptr_in_chain(TypeRef ptr, uint32_t off, FieldInfo* info, uint32_t mask) {
+  uint32_t found = 0, id = ptr.type();
+  TypeRef t = type(id);
+  // The chain-limit pass ran first and refused chains of more than 32.
+  for (int guard = 0; is_modifier(t.kind()) && guard < 4096; ++guard) {
+    if (t.kind() == kTypeTag && !t.kflag()) {
+      const std::string_view tag = name(t.name_off());
+      found |= tag == "kptr_untrusted" ? kKptrUnref
+               : tag == "kptr"         ? kKptrRef
+               : tag == "percpu_kptr"  ? kKptrPercpu
+               : tag == "uptr"         ? kUptr
+                                       : 0u;
+    }
+    id = t.type();
+    t = type(id);
+  }
+  if (found & (found - 1))
+    return fail(-EINVAL, rules::FIELD_019, "two different kptr tags in the pointer's modifier chain");
+  if (!(found & mask)) return 0;
+  if (t.kind() != kStruct)
+    return fail(-EINVAL, rules::FIELD_019, std::string(field_name(found)) + " points to a " +
+                                               std::string(kind_name(t.kind())) + ", not a struct");
+  info->type = found;
+  info->off = off;
+  info->kptr_target = id;
   return 1;
 }
 
@@ -748,6 +787,9 @@ void FieldScanner::run() {
       if (r.struct_id == id) return &r;
     return nullptr;
   };
+  // 7.2 and 6.12.113 dropped the root-and-node rule for the depth bound:
+  // its finding stays as a warning, and the fix-up goes on.
+  const bool root_node_rule = !kernel_.has(Gate::kRootNodeRuleDropped);
   for (const auto& rec : records) {
     if (!(rec.mask & kGraphRoot)) continue;
     for (const auto& fi : rec.fields) {
@@ -764,10 +806,72 @@ void FieldScanner::run() {
         f_.at_type(rules::FIELD_018, rec.struct_id,
                    "a root and node that owns " + quoted_name(btf_, type(fi.value_id).name_off()) +
                        ", itself a root (kernel: ELOOP)");
-        return;
+        if (root_node_rule) return;
       }
     }
   }
+  check_ownership_depth(records);
+}
+
+// BTF-FIELD-023: btf_check_ownership_depth() of 7.2 (6.12.113): from each
+// record in table order, a walk of what it owns with a budget of 8 structs,
+// each record's depth remembered once known, as the kernel does.
+void FieldScanner::check_ownership_depth(const std::vector<Record>& records) {
+  std::vector<size_t> index_of_struct;  // by struct id: 1 + record index, 0 none
+  for (size_t i = 0; i < records.size(); ++i) {
+    const uint32_t id = records[i].struct_id;
+    if (id >= index_of_struct.size()) index_of_struct.resize(id + 1, 0);
+    index_of_struct[id] = i + 1;
+  }
+  auto record_index = [&](uint32_t id) -> int64_t {
+    return id < index_of_struct.size() && index_of_struct[id] ? int64_t(index_of_struct[id] - 1) : -1;
+  };
+  // A kptr target the kernel's BTF also has (by name and kind) is the
+  // kernel's type, and owns nothing here; without that BTF every target is
+  // taken to be the program's.
+  std::map<uint32_t, bool> in_kernel;  // by target id: a walk of the kernel's BTF once per target
+  auto kernel_type = [&](uint32_t id) {
+    if (!kernel_btf_) return false;
+    if (auto it = in_kernel.find(id); it != in_kernel.end()) return it->second;
+    bool& known = in_kernel[id];
+    const TypeRef t = type(id);
+    const std::string_view n = name(t.name_off());
+    for (uint32_t k = 1; k < kernel_btf_->type_count(); ++k) {
+      const TypeRef kt = kernel_btf_->type(k);
+      if (kt.kind() == t.kind() && kernel_btf_->name_of(kt.name_off()) == n) return known = true;
+    }
+    return known = false;
+  };
+  // btf_owned_type_idx(): the record a field owns, -1 none.
+  auto owned = [&](const FieldInfo& fi) -> int64_t {
+    if (fi.type & kGraphRoot) return record_index(fi.value_id);
+    if ((fi.type == kKptrRef || fi.type == kKptrPercpu) && !kernel_type(fi.kptr_target)) return record_index(fi.kptr_target);
+    return -1;
+  };
+  std::vector<uint8_t> depth(records.size(), 0);
+  // Depth-first, at most kMaxOwnershipDepth calls deep: -1 is ELOOP.
+  auto walk = [&](auto& self, size_t idx, int left) -> int {
+    if (left == 0) return -1;
+    if (!depth[idx]) {
+      int deepest = 0;
+      for (const FieldInfo& fi : records[idx].fields) {
+        const int64_t next = owned(fi);
+        if (next < 0) continue;
+        const int d = self(self, static_cast<size_t>(next), left - 1);
+        if (d < 0) return d;
+        deepest = std::max(deepest, d);
+      }
+      depth[idx] = static_cast<uint8_t>(deepest + 1);
+    }
+    return depth[idx] > left ? -1 : depth[idx];
+  };
+  for (size_t i = 0; i < records.size(); ++i)
+    if (walk(walk, i, kMaxOwnershipDepth) < 0) {
+      f_.at_type(rules::FIELD_023, records[i].struct_id,
+                 "owns, through its graph roots and kptrs to program structs, a cycle or a chain of more than " +
+                     std::to_string(kMaxOwnershipDepth) + " structs (kernel: ELOOP)");
+      return;
+    }
 }
 
 }  // namespace

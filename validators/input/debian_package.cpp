@@ -160,4 +160,44 @@ std::optional<std::vector<PackageFile>> read_debian_package(const std::string& p
   return std::nullopt;
 }
 
+std::optional<std::string> read_debian_control(const std::string& path, std::string& error) {
+  ArchivePtr ar(archive_read_new(), archive_read_free);
+  archive_read_support_format_ar(ar.get());
+  if (archive_read_open_filename(ar.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
+    error = path + ": " + (archive_error_string(ar.get()) ? archive_error_string(ar.get()) : "not an ar archive");
+    return std::nullopt;
+  }
+  archive_entry* entry = nullptr;
+  while (archive_read_next_header(ar.get(), &entry) == ARCHIVE_OK) {
+    if (!std::string_view(archive_entry_pathname(entry)).starts_with("control.tar")) continue;
+    std::vector<PackageFile> files;
+    auto want = [](std::string_view p) { return p == "control"; };
+    if (!read_data_archive(ar.get(), false, want, files, error)) {
+      error = path + ": control member: " + error;
+      return std::nullopt;
+    }
+    if (files.empty()) break;
+    // A control file is a few hundred bytes; a hostile one is cut short.
+    auto& bytes = files.front().bytes;
+    return std::string(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(std::min<size_t>(bytes.size(), 1 << 20)));
+  }
+  error = path + ": no control file";
+  return std::nullopt;
+}
+
+std::optional<std::string> control_field(std::string_view control, std::string_view name) {
+  for (size_t pos = 0; pos < control.size();) {
+    const size_t eol = std::min(control.find('\n', pos), control.size());
+    const std::string_view line = control.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (line.size() > name.size() && line.starts_with(name) && line[name.size()] == ':') {
+      std::string_view value = line.substr(name.size() + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.remove_suffix(1);
+      return std::string(value);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace elfmeta::input

@@ -27,4 +27,11 @@ std::optional<std::vector<PackageFile>> read_debian_package(const std::string& p
                                                             const std::function<bool(std::string_view)>& want,
                                                             std::string& error);
 
+// The package's control file (the `control` of its control.tar.* member),
+// read without the data member; nullopt with `error` set when unreadable.
+std::optional<std::string> read_debian_control(const std::string& path, std::string& error);
+// The value of field `name` ("Package", "Version") of a control file; the
+// first line only (a multi-line field's continuation is not needed here).
+std::optional<std::string> control_field(std::string_view control, std::string_view name);
+
 }  // namespace elfmeta::input

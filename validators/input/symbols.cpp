@@ -407,9 +407,12 @@ std::optional<SymbolIndex> symbols_from_kallsyms_file(const std::string& path, s
 // with 3 bytes of kallsyms_seqs_of_names per symbol in between; the symbol
 // count and name stream before the markers, confirmed entry by entry against
 // them; the offsets and relative base before the count (pre-6.4 order) or
-// after the token index (6.4+ order), chosen by the section anchors
-// (_stext = .text, __start_orc_unwind_ip = .orc_unwind_ip, ...). Every table
-// starts at the image's table alignment (8 bytes on 64-bit, 4 on 32-bit).
+// after the token index (6.4+ order), or PC-relative offsets after the token
+// index and no base (7.x: each offset is the distance from its own slot),
+// chosen by the section anchors (_stext = .text, __start_orc_unwind_ip =
+// .orc_unwind_ip, ...). Every table starts at the image's table alignment:
+// 8 bytes on 64-bit, 4 on 32-bit, and 4 on both in 7.x (scripts/kallsyms.c's
+// output_label()), so a 64-bit image is searched at 8, then at 4.
 
 namespace {
 
@@ -652,6 +655,7 @@ std::array<int64_t, std::size(kAnchors)> find_anchors(const Rodata& ro, const Na
 struct OffsetsLayout {
   bool order_6_4 = false;
   size_t offsets = 0, base = 0;
+  bool pc_relative = false;  // no base: an offset counts from its own slot
 };
 
 // CONFIG_KALLSYMS_ABSOLUTE_PERCPU: offsets >= 0 are absolute values (the
@@ -664,12 +668,18 @@ uint64_t decode_address(int32_t offset, uint64_t base, bool absolute_percpu, boo
   return wide ? address : address & 0xffffffffu;
 }
 
-Rodata rodata_of(const Artifact& a, const Section& s) {
+// The address slot `at` of .rodata holds with a PC-relative `offset`.
+uint64_t decode_pc_relative(int32_t offset, uint64_t slot, bool wide) {
+  const uint64_t address = slot + static_cast<uint64_t>(int64_t{offset});
+  return wide ? address : address & 0xffffffffu;
+}
+
+Rodata rodata_of(const Artifact& a, const Section& s, unsigned align) {
   Rodata ro;
   ro.r = ByteReader(s.data, a.endian);
   ro.addr = s.addr;
   ro.size = s.data.size();
-  ro.align = a.elf64 ? 8 : 4;
+  ro.align = align;
   return ro;
 }
 
@@ -679,18 +689,9 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why, TokenTable& table_out) {
+std::optional<detail::ImageKallsyms> locate_aligned(const Artifact& a, const Rodata& ro, std::string& why,
+                                                    TokenTable& table_out) {
   using detail::ImageKallsyms;
-  if (a.kind != ArtifactKind::Elf) {
-    why = "not an ELF kernel image";
-    return std::nullopt;
-  }
-  const Section* rodata = a.section(".rodata");
-  if (!rodata || rodata->data.empty()) {
-    why = "no .rodata section to find the kallsyms tables in";
-    return std::nullopt;
-  }
-  const Rodata ro = rodata_of(a, *rodata);
 
   bool too_many = false;
   const std::vector<TokenTable> tables = find_token_tables(ro, too_many);
@@ -744,20 +745,28 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
       const uint64_t span = (offsets_size + ro.align - 1) / ro.align * ro.align;  // padded to the next table
       if (base >= span && ro.aligned(base)) layouts.push_back({false, static_cast<size_t>(base - span), base});
     }
-    // 6.4+: token index, offsets, relative_base.
+    // 6.4+: token index, offsets, relative_base; 7.x: token index, PC-relative offsets.
     {
       const size_t offsets = ro.up(nt.markers.table->index + 512);
       if (ro.r.contains(offsets, offsets_size)) {
         const size_t base = ro.up(offsets + static_cast<size_t>(offsets_size));
         layouts.push_back({true, offsets, base});
+        layouts.push_back({true, offsets, 0, true});
       }
     }
     for (const auto& layout : layouts) {
-      if (!ro.r.contains(layout.offsets, offsets_size) || !ro.r.contains(layout.base, base_size)) continue;
-      const uint64_t base = base_size == 8 ? ro.r.at<uint64_t>(layout.base) : ro.r.at<uint32_t>(layout.base);
+      if (!ro.r.contains(layout.offsets, offsets_size)) continue;
+      if (!layout.pc_relative && !ro.r.contains(layout.base, base_size)) continue;
+      const uint64_t base = layout.pc_relative ? 0
+                            : base_size == 8   ? ro.r.at<uint64_t>(layout.base)
+                                               : ro.r.at<uint32_t>(layout.base);
       for (const bool absolute_percpu : {true, false}) {
+        if (layout.pc_relative && absolute_percpu) continue;  // no such combination
         auto address = [&](uint32_t i) {
-          return decode_address(ro.r.at<int32_t>(layout.offsets + 4 * size_t{i}), base, absolute_percpu, a.elf64);
+          const size_t slot = layout.offsets + 4 * size_t{i};
+          const int32_t offset = ro.r.at<int32_t>(slot);
+          return layout.pc_relative ? decode_pc_relative(offset, ro.addr + slot, a.elf64)
+                                    : decode_address(offset, base, absolute_percpu, a.elf64);
         };
         Choice c;
         std::string wrong;  // the first anchor that disagrees
@@ -791,6 +800,8 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
         c.table = nt.markers.table;
         ImageKallsyms& f = c.found;
         f.order_6_4 = layout.order_6_4;
+        f.pc_relative = layout.pc_relative;
+        f.table_align = ro.align;
         f.seqs_before_tokens = nt.markers.seqs;
         f.absolute_percpu = absolute_percpu;
         f.num_syms = nt.count;
@@ -802,7 +813,7 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
         f.token_table_at = nt.markers.table->start;
         f.token_index_at = nt.markers.table->index;
         f.offsets_at = layout.offsets;
-        f.relative_base_at = layout.base;
+        f.relative_base_at = layout.pc_relative ? 0 : layout.base;
         choices.push_back(std::move(c));
       }
     }
@@ -830,6 +841,29 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
   return std::move(best->found);
 }
 
+std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why, TokenTable& table_out) {
+  if (a.kind != ArtifactKind::Elf) {
+    why = "not an ELF kernel image";
+    return std::nullopt;
+  }
+  const Section* rodata = a.section(".rodata");
+  if (!rodata || rodata->data.empty()) {
+    why = "no .rodata section to find the kallsyms tables in";
+    return std::nullopt;
+  }
+  // The word size first (up to 6.x), then 4 (7.x); the first attempt's
+  // reason is the one reported.
+  std::string first_why;
+  for (const unsigned align : {8u, 4u}) {
+    if (align == 8 && !a.elf64) continue;
+    std::string attempt_why;
+    if (auto found = locate_aligned(a, rodata_of(a, *rodata, align), attempt_why, table_out)) return found;
+    if (first_why.empty()) first_why = attempt_why;
+  }
+  why = first_why;
+  return std::nullopt;
+}
+
 }  // namespace
 
 namespace detail {
@@ -845,7 +879,7 @@ std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& a, std::s
   TokenTable table;
   const auto found = locate(a, why, table);
   if (!found) return std::nullopt;
-  const Rodata ro = rodata_of(a, *a.section(".rodata"));
+  const Rodata ro = rodata_of(a, *a.section(".rodata"), found->table_align);
 
   SymbolIndex index;
   index.origin = "kallsyms in the image";
@@ -868,8 +902,10 @@ std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& a, std::s
       why = "kallsyms names expand to more than any kernel's (entry " + std::to_string(i) + ")";
       return std::nullopt;
     }
-    sym.address = decode_address(ro.r.at<int32_t>(found->offsets_at + 4 * size_t{i}), found->relative_base,
-                                 found->absolute_percpu, a.elf64);
+    const size_t slot = found->offsets_at + 4 * size_t{i};
+    sym.address = found->pc_relative
+                      ? decode_pc_relative(ro.r.at<int32_t>(slot), ro.addr + slot, a.elf64)
+                      : decode_address(ro.r.at<int32_t>(slot), found->relative_base, found->absolute_percpu, a.elf64);
     index.add(std::move(sym));
   }
   index.finish();

@@ -129,14 +129,16 @@ std::optional<SymtabSymbols> read_symtab(const Artifact& a, SymtabFilter filter 
 // kernel image, as the other sources do. nullopt with `error` set when the
 // file cannot be read or holds no symbols, and when every address is 0
 // (kptr_restrict hides them from readers without CAP_SYSLOG); Debian's
-// 83-byte System.map placeholder is recognised and named as such.
+// System.map placeholder (83 bytes up to 6.12; 98-99 bytes, naming the
+// -dbg package of its release, from 6.16) is recognised and named as such.
 std::optional<SymbolIndex> symbols_from_kallsyms_file(const std::string& path, std::string& error);
 std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std::string origin, std::string& error);
 
 // The kallsyms tables compiled into a vmlinux (kallsyms_names,
 // kallsyms_token_table/_index, kallsyms_markers, kallsyms_offsets with
 // kallsyms_relative_base, kallsyms_num_syms), found by content in its
-// read-only data, in the pre-6.4 and the 6.4+ table orders. nullopt with
+// read-only data, in the pre-6.4 and the 6.4+ table orders, and 7.x's
+// PC-relative offsets at 4-byte alignment. nullopt with
 // `why` set when they cannot be found or decoded consistently.
 std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& vmlinux, std::string& why);
 
@@ -148,6 +150,8 @@ struct ImageKallsyms {
   bool order_6_4 = false;           // 6.4+ order: offsets and relative_base after the token index
   bool seqs_before_tokens = false;  // kallsyms_seqs_of_names between the markers and the token table
   bool absolute_percpu = false;     // CONFIG_KALLSYMS_ABSOLUTE_PERCPU: offsets >= 0 are absolute
+  bool pc_relative = false;         // 7.x: each offset counts from its own slot; no relative_base
+  unsigned table_align = 8;         // where tables start: 8 on 64-bit up to 6.x, 4 in 7.x
   uint32_t num_syms = 0;
   uint32_t marker_width = 4;  // bytes per kallsyms_markers entry
   uint64_t relative_base = 0;

@@ -212,11 +212,15 @@ struct TempFile {
 }  // namespace
 
 std::optional<std::vector<uint8_t>> kernel_from_package(const std::string& deb, std::string& error) {
-  auto files = input::read_debian_package(
-      deb, [](std::string_view path) { return path.starts_with("boot/vmlinuz-"); }, error);
+  auto files = input::read_debian_package(deb, input::is_kernel_image_path, error);
   if (!files) return std::nullopt;
   if (files->empty()) {
-    error = deb + ": the package has no boot/vmlinuz-*";
+    // 6.19+: linux-image-VER depends on linux-binary-VER, which has it.
+    std::string no_control;
+    const auto id = input::identify_kernel_package(deb, no_control);
+    const std::string image = id ? input::companion_package(*id, input::KernelPackageKind::Binary) : "";
+    error = deb + ": the package has no kernel image (boot/vmlinuz-* or usr/lib/modules/*/vmlinuz)" +
+            (!image.empty() && image != id->package ? "; it is in " + image : "");
     return std::nullopt;
   }
   return std::move(files->front().bytes);

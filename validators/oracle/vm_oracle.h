@@ -48,7 +48,8 @@ class VmOracle {
   // Whether qemu and the init program are here; `why` says what is missing.
   bool available(std::string* why = nullptr) const;
 
-  // Boots `kernel` (a vmlinuz, or a Debian linux-image package) once for all blobs and modules.
+  // Boots `kernel` (a vmlinuz, or a Debian package holding one: linux-image
+  // up to 6.18, linux-binary from 6.19) once for all blobs and modules.
   VmRun run(const std::string& kernel, const std::vector<std::vector<uint8_t>>& blobs,
             const std::vector<VmModule>& modules = {}) const;
 
@@ -56,7 +57,9 @@ class VmOracle {
   std::string init_path_;
 };
 
-// The boot/vmlinuz-* of a Debian linux-image package.
+// The kernel image of a Debian package: boot/vmlinuz-* of a linux-image or
+// 6.19-7.1 linux-binary package, usr/lib/modules/VER/vmlinuz of a 7.2+
+// linux-binary package (vmlinuz.unsigned of linux-binary-unsigned).
 std::optional<std::vector<uint8_t>> kernel_from_package(const std::string& deb, std::string& error);
 
 // The vm-init program next to the running executable, or $ELFMETA_VM_INIT.

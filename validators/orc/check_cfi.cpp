@@ -30,7 +30,7 @@ struct Counts {
 void compare(const OrcTable& t, size_t i, uint64_t at, const CfiRow& row, Counts& n, OrcFindings& f) {
   const Entry& e = t.entries[i];
   ++n.points;
-  if (is_weak(e, t.layout) || e.type == kTypeEndOfStack) {
+  if (is_weak(e) || e.type == kTypeEndOfStack) {
     ++n.padding;  // unreachable bytes, such as alignment padding
     return;
   }
@@ -47,7 +47,7 @@ void compare(const OrcTable& t, size_t i, uint64_t at, const CfiRow& row, Counts
   if (cfa.reg != orc_reg || cfa.offset != e.sp_offset) {
     f.at_entry(rules::CFI_001, i,
                "at " + hex(at) + " DWARF says CFA = " + (cfa.reg == kDwarfRsp ? "rsp" : cfa.reg == kDwarfRbp ? "rbp" : "r" + std::to_string(cfa.reg)) +
-                   "+" + std::to_string(cfa.offset) + ", ORC " + describe(e, t.layout));
+                   "+" + std::to_string(cfa.offset) + ", ORC " + describe(e));
     return;
   }
   const SavedRule& rbp = row.fp;
@@ -66,7 +66,7 @@ void compare(const OrcTable& t, size_t i, uint64_t at, const CfiRow& row, Counts
     f.at_entry(rules::CFI_002, i,
                "at " + hex(at) + " DWARF says RBP " +
                    (kept ? std::string("kept") : rbp.kind == SavedRule::kAtCfa ? "at CFA" + std::to_string(rbp.offset) : "is an expression") +
-                   ", ORC " + describe(e, t.layout));
+                   ", ORC " + describe(e));
   }
   if (orc_saved) {
     n.rbp_saved = true;

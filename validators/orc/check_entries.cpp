@@ -11,51 +11,52 @@
 namespace elfmeta::orc {
 namespace {
 
-bool is_frame(uint8_t type) { return type == kTypeCall || type == kTypeRegs || type == kTypeRegsPartial; }
-bool computable_sp_reg(uint8_t reg) {
-  return reg >= kRegDx && reg <= kRegSpIndirect;  // dx di bp sp r10 r13 bp(ind) sp(ind)
+// "8 (prevsp)": a register as stored and what it means in the layout.
+std::string reg_text(Reg reg, uint8_t code) {
+  return std::to_string(code) + " (" + (reg == kRegUnassigned ? std::string("unassigned") : std::string(reg_name(reg))) + ")";
 }
 
+// ORC-ENT-001..007, 009, 010 for one entry, with what the layout's row says
+// the unwinder accepts (unwind_next_frame()) and objtool writes.
 void check_entry(const OrcTable& t, size_t i, OrcFindings& f) {
+  const LayoutInfo& l = layout_info(t.layout);
   const Entry& e = t.entries[i];
-  const bool v1 = t.layout == Layout::V1;
   if (e.reserved)
-    f.at_entry(rules::ENT_001, i,
-               "reserved bits " + hex(uint64_t(e.reserved) << (v1 ? 11 : 12)) + " set in " + hex(e.bits));
+    f.at_entry(rules::ENT_001, i, "reserved bits " + hex(e.reserved) + " set in " + hex(e.bits) + " (" +
+                                      std::string(l.name) + ")");
   if (e.type == kTypeInvalid) {
     f.at_entry(rules::ENT_003, i, "type " + std::to_string(e.raw_type) + " is not defined in layout " +
                                       std::string(layout_name(t.layout)));
     return;
   }
-  // v1 marks entries without information by sp_reg UNDEFINED; v2 by type.
-  const bool frame = is_frame(e.type) && !(v1 && e.sp_reg == kRegUndefined);
+  // Before 6.4 sp_reg UNDEFINED marks entries without information; from
+  // 6.4 their type does (the decoder gives both types undefined or
+  // end_of_stack).
+  const bool frame = is_frame(e);
   if (frame) {
-    if (!computable_sp_reg(e.sp_reg))
-      f.at_entry(rules::ENT_002, i, std::string(type_name(e.type)) + " frame with sp_reg " +
-                                        std::to_string(e.sp_reg) + " (" + std::string(reg_name(e.sp_reg)) + ")");
-    if (e.bp_reg != kRegUndefined && e.bp_reg != kRegPrevSp && e.bp_reg != kRegBp)
-      f.at_entry(rules::ENT_002, i, "bp_reg " + std::to_string(e.bp_reg) + " (" + std::string(reg_name(e.bp_reg)) + ")");
-  } else if (v1) {
-    if (e.bp_reg || e.sp_offset || e.bp_offset || e.raw_type)
+    if (!l.accepts_cfa_base(e.sp_reg))
+      f.at_entry(rules::ENT_002, i, std::string(type_name(e.type)) + " frame with sp_reg " + reg_text(e.sp_reg, e.sp_code));
+    if (!l.accepts_bp_base(e.bp_reg)) f.at_entry(rules::ENT_002, i, "bp_reg " + reg_text(e.bp_reg, e.bp_code));
+  } else if (!l.typed_no_info) {
+    if (e.bp_code || e.sp_offset || e.bp_offset || e.raw_type || e.signal)
       f.at_entry(rules::ENT_005, i, "sp_reg undefined with payload " + hex_bytes(e.bytes));
-  } else if (e.sp_reg || e.bp_reg || e.sp_offset || e.bp_offset || e.flag) {
+  } else if (e.sp_code || e.bp_code || e.sp_offset || e.bp_offset || e.signal) {
     f.at_entry(rules::ENT_004, i, std::string(type_name(e.type)) + " entry with payload " + hex_bytes(e.bytes));
   }
-  if (v1 && e.flag && e.sp_reg != kRegUndefined)
-    f.at_entry(rules::ENT_005, i, "end bit on a " + std::string(type_name(e.type)) + " frame");
   if (!frame) return;
+  if (e.end) f.at_entry(rules::ENT_005, i, "end bit on a " + std::string(type_name(e.type)) + " frame");
   if (e.type == kTypeCall && e.sp_reg == kRegSp && (e.sp_offset < 8 || e.sp_offset % 8))
     f.at_entry(rules::ENT_006, i, "call frame with sp" + std::string(e.sp_offset < 0 ? "" : "+") + std::to_string(e.sp_offset));
   if (e.bp_reg == kRegPrevSp &&
       (e.bp_offset >= 0 || e.bp_offset % 8 || (e.sp_reg == kRegSp && -e.bp_offset > e.sp_offset)))
     f.at_entry(rules::ENT_007, i, "saved RBP at prevsp" + std::string(e.bp_offset < 0 ? "" : "+") +
-                                      std::to_string(e.bp_offset) + " with " + describe(e, t.layout));
+                                      std::to_string(e.bp_offset) + " with " + describe(e));
   if (e.bp_reg == kRegUndefined && e.bp_offset)
     f.at_entry(rules::ENT_007, i, "bp undefined with bp_offset " + std::to_string(e.bp_offset));
-  if (!v1 && e.flag && e.type == kTypeCall) f.at_entry(rules::ENT_009, i, "signal bit on a call frame");
+  if (e.signal && e.type == kTypeCall) f.at_entry(rules::ENT_009, i, "signal bit on a call frame");
   if ((e.type == kTypeRegs || e.type == kTypeRegsPartial) &&
       ((e.sp_reg != kRegSp && e.sp_reg != kRegDx) || e.bp_reg != kRegUndefined))
-    f.at_entry(rules::ENT_010, i, describe(e, t.layout));
+    f.at_entry(rules::ENT_010, i, describe(e));
 }
 
 }  // namespace

@@ -52,11 +52,11 @@ void check_pair_order(const OrcTable& t, size_t i, bool sorted_on_disk, OrcFindi
       f.at_entry(rules::SORT_001, i, "address " + hex(cur) + " after entry " + std::to_string(i - 1) + " at " + hex(prev));
     return;
   }
-  if (cur == prev) {
-    const bool weak_prev = is_weak(t.entries[i - 1], t.layout), weak_cur = is_weak(t.entries[i], t.layout);
+  if (cur == prev && t.layout_known) {
+    const bool weak_prev = is_weak(t.entries[i - 1]), weak_cur = is_weak(t.entries[i]);
     if (weak_cur && !weak_prev)
       f.at_entry(rules::SORT_002, i, "a terminator after entry " + std::to_string(i - 1) + " (" +
-                                         describe(t.entries[i - 1], t.layout) + ") at the same address " + hex(cur));
+                                         describe(t.entries[i - 1]) + ") at the same address " + hex(cur));
     else if (!weak_cur && !weak_prev)
       f.at_entry(rules::SORT_003, i, "entry " + std::to_string(i - 1) + " is also a real entry at " + hex(cur));
   }

@@ -6,6 +6,15 @@
 #include "orc/orc_rules.h"
 
 namespace elfmeta::orc {
+namespace {
+
+bool is_zero(const uint8_t* raw) {
+  for (uint32_t k = 0; k < kEntrySize; ++k)
+    if (raw[k]) return false;
+  return true;
+}
+
+}  // namespace
 
 void check_object(const OrcTable& t, OrcFindings& f) {
   struct PerSection {
@@ -23,10 +32,11 @@ void check_object(const OrcTable& t, OrcFindings& f) {
     const input::Section* code = t.code_section(s.section);
     if (!code) continue;
     PerSection& p = sections[s.section];
-    if (s.address == code->size && is_weak(t.entries[i], t.layout)) p.terminated = true;
-    if (one_objtool_run && p.entries && t.sites[p.last].section == s.section && t.entries[p.last].bytes == t.entries[i].bytes &&
-        !is_weak(t.entries[i], t.layout))
-      f.at_entry(rules::COV_004, i, "same state as entry " + std::to_string(p.last) + " (" + describe(t.entries[i], t.layout) + ")");
+    // A terminator is all zero in every layout, and weak in the table's.
+    if (s.address == code->size && (t.layout_known ? is_weak(t.entries[i]) : is_zero(t.entries.raw(i)))) p.terminated = true;
+    if (one_objtool_run && t.layout_known && p.entries && t.sites[p.last].section == s.section && t.entries[p.last].bytes == t.entries[i].bytes &&
+        !is_weak(t.entries[i]))
+      f.at_entry(rules::COV_004, i, "same state as entry " + std::to_string(p.last) + " (" + describe(t.entries[i]) + ")");
     ++p.entries;
     p.last = i;
   }

@@ -250,8 +250,9 @@ class CoverFinder {
 };
 
 // sp+8 with no frame pointer saved: what a C function starts with, and all
-// SYM-001 asks (bytes 0-1 sp_offset, byte 4 sp_reg | bp_reg << 4).
-bool starts_call_frame(const uint8_t* raw) { return raw[0] == 8 && raw[1] == 0 && raw[4] == kRegSp; }
+// SYM-001 asks (bytes 0-1 sp_offset, byte 4 sp_reg | bp_reg << 4, whose
+// codes are the layout's: 0x05 before 7.1, 0x03 from 7.1).
+bool starts_call_frame(const uint8_t* raw, uint8_t registers) { return raw[0] == 8 && raw[1] == 0 && raw[4] == registers; }
 
 // The same six bytes (two fixed-size loads each, not a byte loop).
 bool same_entry(const uint8_t* x, const uint8_t* y) {
@@ -272,6 +273,7 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
   to = std::min(to, starts.size());
   if (from >= to) return;
   CoverFinder finder(t, symbols);
+  const uint8_t entry_registers = layout_info(t.layout).entry_state_word()[0];
   // Stretches of starts whose covers stay in the first-level cache while
   // they are checked.
   constexpr size_t kStretch = kSymbolStretch;
@@ -291,16 +293,16 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
         const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover_of(c.prefixed);
         if (j == kNoCodeStart || j == i || same_entry(raw, t.entries.raw(j))) continue;
         const Entry e = t.entries[i], fn = t.entries[j];
-        if (!is_weak(fn, t.layout))
-          f.at_entry(rules::SYM_003, i, all[c.symbol].name + " is covered by " + describe(e, t.layout) + ", " +
-                                            all[starts[c.prefixed].symbol].name + " starts with " + describe(fn, t.layout));
+        if (!is_weak(fn))
+          f.at_entry(rules::SYM_003, i, all[c.symbol].name + " is covered by " + describe(e) + ", " +
+                                            all[starts[c.prefixed].symbol].name + " starts with " + describe(fn));
         continue;
       }
-      if (starts_call_frame(raw)) continue;
+      if (starts_call_frame(raw, entry_registers)) continue;
       // Assembly with other frames (entry code, thunks) is not compiled C.
       const Entry e = t.entries[i];
       if (e.type != kTypeCall || is_entry_state(e)) continue;
-      f.at_entry(rules::SYM_001, i, all[c.symbol].name + " starts under " + describe(e, t.layout) + ", not call sp+8");
+      f.at_entry(rules::SYM_001, i, all[c.symbol].name + " starts under " + describe(e) + ", not call sp+8");
     }
   }
 }

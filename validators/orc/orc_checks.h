@@ -11,9 +11,10 @@ namespace elfmeta::orc {
 
 // ORC-ENT-*: every entry on its own (of entries [from, to)).
 void check_entries(const OrcTable& t, OrcFindings& f, size_t from = 0, size_t to = SIZE_MAX);
-// Linked images: ORC-COV-001/005, ORC-SORT-*, ORC-SEC-009/010, ORC-LOOKUP-*.
+// Linked images: ORC-COV-001/005, ORC-SORT-*, ORC-SEC-009/010, ORC-LOOKUP-*
+// (ORC-SORT-002/003, which tell weak entries, only in a known layout).
 void check_image(const OrcTable& t, const input::SymbolIndex* symbols, OrcFindings& f);
-// Objects and modules: ORC-COV-002/004.
+// Objects and modules: ORC-COV-002/004 (004 only in a known layout).
 void check_object(const OrcTable& t, OrcFindings& f);
 // ORC-SYM-001/003: function starts against the entries that cover them
 // (of code starts [from, to), in symbols.code_starts()).

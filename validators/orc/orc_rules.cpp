@@ -36,8 +36,12 @@ const Rule SEC_007{"ORC-SEC-007", Severity::Warning, kLint, "relocated .orc_unwi
                    "relocation applied twice.",
                    "", ""};
 const Rule SEC_008{"ORC-SEC-008", Severity::Error, kUnw, ".orc_header malformed or of an unknown layout",
-                   ".orc_header (Linux 6.4+) is the 20-byte SHA-1 fingerprint of the ORC entry layout; "
-                   "debuggers such as drgn refuse tables they cannot identify. The kernel does not read it.",
+                   ".orc_header (Linux 6.3.10+, 6.4+) is the 20-byte SHA-1 fingerprint of the ORC definitions "
+                   "in orc_types.h: db84aed4... for 6.3 (G2), fe5d32bf... for 6.4-7.0 (G3), 137c36ad... for "
+                   "7.1+ (G4, registers renumbered). Debuggers such as drgn refuse tables they cannot "
+                   "identify; the kernel does not read it. An unknown fingerprint means a layout elfmeta does "
+                   "not know: the entries are checked only if exactly one known layout fits them (or all that "
+                   "fit decode them alike), else not at all (a note says so).",
                    "Linux 6.4", ""};
 const Rule SEC_009{"ORC-SEC-009", Severity::Error, kUnw, "ORC boundary symbols disagree with the sections",
                    "The kernel uses __start/__stop_orc_unwind(_ip) and sorttable the section headers; padding "
@@ -49,26 +53,35 @@ const Rule SEC_010{"ORC-SEC-010", Severity::Error, kUnw, ".orc_lookup has the wr
                    "Linux 4.14", ""};
 const Rule SEC_011{"ORC-SEC-011", Severity::Warning, kLint, "ORC table address not aligned",
                    "The linker script aligns .orc_unwind_ip to 4 and .orc_unwind to 2.", "", ""};
+const Rule SEC_012{"ORC-SEC-012", Severity::Warning, kLint, "ORC layout cannot be determined",
+                   "A table without .orc_header whose kernel release is unknown (no banner, no vermagic, no "
+                   "--kernel) is read in the layout its entries fit. When no known layout fits them, or two fit "
+                   "equally and decode them differently (G1 and G2 tables can), nothing that decodes an entry "
+                   "is checked and a note says so; pass --kernel X.Y.",
+                   "", ""};
 
 // ---------------------------------------------------------------- entries
 const Rule ENT_001{"ORC-ENT-001", Severity::Error, kUnw, "reserved bits of an ORC entry are set",
-                   "Bits 11-15 (v1) or 12-15 (v2) of the flags word are unused; set bits usually mean the "
-                   "table is decoded with the wrong layout.",
+                   "Bits 11-15 (G1, Linux 4.14-6.2) or 12-15 (6.3+) of the flags word are unused; set bits "
+                   "usually mean the table is decoded with the wrong layout.",
                    "Linux 4.14", ""};
 const Rule ENT_002{"ORC-ENT-002", Severity::Error, kUnw, "ORC entry with a register the unwinder cannot use",
                    "The CFA base (sp_reg) must be one the unwinder computes from (sp, bp, sp/bp indirect, "
-                   "r10, r13, di, dx), except for entries without information; bp_reg must be undefined, "
-                   "prevsp or bp.",
+                   "r10, r13, di, dx; ax from 7.1), except for entries without information; bp_reg must be "
+                   "undefined, prevsp or bp. The codes are the layout's: prevsp is 1 before 7.1 and 8 from "
+                   "7.1, where 8 was bp(ind).",
                    "Linux 4.14", "unknown SP base reg / unknown BP base reg"};
 const Rule ENT_003{"ORC-ENT-003", Severity::Error, kUnw, "ORC entry of an undefined type",
-                   "v1 defines types 0-2, v2 types 0-4; the unwinder stops with an error on others.",
+                   "Before 6.4 types 0-2 are defined (call, regs, regs_partial), from 6.4 types 0-4 "
+                   "(undefined, end_of_stack, call, regs, regs_partial); the unwinder stops with an error on "
+                   "others (4.14-5.6 only warned).",
                    "Linux 4.14", ""};
 const Rule ENT_004{"ORC-ENT-004", Severity::Warning, kLint, "undefined or end-of-stack entry with a payload",
                    "objtool clears these entries; registers or offsets in them are never read and suggest a "
                    "producer bug.",
                    "", ""};
-const Rule ENT_005{"ORC-ENT-005", Severity::Warning, kLint, "v1 entry without information that is not clean",
-                   "In the v1 layout sp_reg undefined marks a terminator (end 0) or the end of the stack "
+const Rule ENT_005{"ORC-ENT-005", Severity::Warning, kLint, "pre-6.4 entry without information that is not clean",
+                   "Before 6.4 (G1, G2) sp_reg undefined marks a terminator (end 0) or the end of the stack "
                    "(end 1); objtool writes nothing else in such entries, and end only in them.",
                    "", ""};
 const Rule ENT_006{"ORC-ENT-006", Severity::Warning, kLint, "call frame with an implausible SP offset",
@@ -80,7 +93,7 @@ const Rule ENT_007{"ORC-ENT-007", Severity::Warning, kLint, "saved RBP outside t
                    "inside the frame; with bp_reg undefined bp_offset is 0.",
                    "", ""};
 const Rule ENT_009{"ORC-ENT-009", Severity::Warning, kLint, "signal bit on an entry that is not a register frame",
-                   "The v2 signal bit marks interrupt/exception frames (regs, regs_partial).", "", ""};
+                   "The signal bit (6.3+) marks interrupt/exception frames (regs, regs_partial).", "", ""};
 const Rule ENT_010{"ORC-ENT-010", Severity::Warning, kLint, "register frame with an unusual base",
                    "regs and regs_partial frames are found from SP (DX in the NMI entry) and leave RBP to the "
                    "saved registers.",
@@ -151,7 +164,7 @@ const Rule CFI_006{"ORC-CFI-006", Severity::Warning, kLint, "register frame insi
 
 namespace {
 constexpr const Rule* kTable[] = {
-    &SEC_001, &SEC_002, &SEC_003, &SEC_004, &SEC_005, &SEC_006, &SEC_007, &SEC_008, &SEC_009, &SEC_010, &SEC_011,
+    &SEC_001, &SEC_002, &SEC_003, &SEC_004, &SEC_005, &SEC_006, &SEC_007, &SEC_008, &SEC_009, &SEC_010, &SEC_011, &SEC_012,
     &ENT_001, &ENT_002, &ENT_003, &ENT_004, &ENT_005, &ENT_006, &ENT_007, &ENT_009, &ENT_010,
     &SORT_001, &SORT_002, &SORT_003,
     &COV_001, &COV_002, &COV_004, &COV_005,

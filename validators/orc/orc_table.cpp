@@ -10,12 +10,11 @@
 #include "core/text.h"
 #include "input/kernel_release.h"
 #include "input/relocations.h"
+#include "orc/layout_inference.h"
 #include "orc/orc_rules.h"
 
 namespace elfmeta::orc {
 namespace {
-
-constexpr Release kV2Release{6, 3};
 
 class Reader {
  public:
@@ -108,40 +107,51 @@ class Reader {
     return static_cast<size_t>(std::min(ips, entries));
   }
 
-  // .orc_header first; then the kernel release (looked up only here: the
-  // banner is a scan of .rodata); then the entries.
+  // ORC-SEC-008, ORC-SEC-012. The .orc_header's fingerprint first; without
+  // a header the kernel release (looked up only here: the banner is a scan
+  // of .rodata); then the entries. An unknown or unusable header says the
+  // layout is none the release would name, so only the entries are asked.
   void choose_layout(size_t count) {
+    const uint8_t* entries = t_.unwind->data.data();
     if (t_.header) {
       const auto& h = *t_.header;
       std::string problem;
       if (h.data.size() != kHeaderSize) problem = std::to_string(h.data.size()) + " bytes, not 20";
       else if (!(h.flags & SHF_ALLOC)) problem = "not SHF_ALLOC";
       else if (!t_.relocatable && h.addr % 4) problem = "address " + hex(h.addr) + " is not 4-byte aligned";
-      else if (!std::equal(kV2Fingerprint.begin(), kV2Fingerprint.end(), h.data.begin())) problem = "unknown layout fingerprint " + hex_bytes(h.data);
-      if (problem.empty()) {
-        t_.layout = Layout::V2;
+      else if (const auto known = layout_for_fingerprint(h.data)) {
+        t_.layout = *known;
         t_.layout_source = ".orc_header";
         return;
+      } else {
+        problem = "unknown layout fingerprint " + hex_bytes(h.data);
       }
-      f_.at_section(rules::SEC_008, ".orc_header", std::nullopt, problem + "; the layout is inferred instead");
-    }
-    find_release();
-    if (t_.release) {
-      t_.layout = *t_.release >= kV2Release ? Layout::V2 : Layout::V1;
-      t_.layout_source = release_source_;
+      const LayoutGuess guess = infer_layout(entries, count);
+      apply(guess);
+      f_.at_section(rules::SEC_008, ".orc_header", std::nullopt,
+                    problem + (guess.layout ? "; the entries are checked as " + std::string(layout_name(*guess.layout))
+                                            : "; the entries are not checked") +
+                        ": " + guess.how);
       return;
     }
-    // The commonest entry, a call frame at a function's start (sp+8), has
-    // byte 5 0x00 in v1 and 0x02 in v2.
-    size_t v1 = 0, v2 = 0;
-    const uint8_t* e = t_.unwind->data.data();
-    for (size_t i = 0; i < count; ++i, e += kEntrySize)
-      if (e[0] == 8 && e[1] == 0 && e[2] == 0 && e[3] == 0 && e[4] == kRegSp) {
-        v1 += e[5] == 0x00;
-        v2 += e[5] == 0x02;
+    find_release();
+    if (t_.release)
+      if (const auto by_release = layout_for_release(*t_.release)) {
+        t_.layout = *by_release;
+        t_.layout_source = release_source_;
+        return;
       }
-    t_.layout = v1 > v2 ? Layout::V1 : Layout::V2;
-    t_.layout_source = "entries (" + std::to_string(v1) + " v1 and " + std::to_string(v2) + " v2 call frames)";
+    const LayoutGuess guess = infer_layout(entries, count);
+    apply(guess);
+    if (!guess.layout)
+      f_.at_section(rules::SEC_012, ".orc_unwind", std::nullopt,
+                    "no .orc_header and no kernel release (pass --kernel X.Y); " + guess.how);
+  }
+
+  void apply(const LayoutGuess& guess) {
+    t_.layout_known = guess.layout.has_value();
+    if (guess.layout) t_.layout = *guess.layout;
+    t_.layout_source = "entries: " + guess.how;
   }
 
   void decode_entries(size_t count) { t_.entries = Entries(t_.unwind->data.data(), count, t_.layout); }

@@ -35,7 +35,7 @@ class Entries {
  private:
   const uint8_t* raw_ = nullptr;
   size_t count_ = 0;
-  Layout layout_ = Layout::V2;
+  Layout layout_ = Layout::G4;
 };
 
 // The sites: stored for objects and modules (from relocations), computed
@@ -93,7 +93,10 @@ struct OrcTable {
   const input::Section* header = nullptr;  // .orc_header
   const input::Section* lookup = nullptr;  // .orc_lookup
   bool relocatable = false;                // ET_REL: an object or a module
-  Layout layout = Layout::V2;
+  Layout layout = Layout::G4;
+  // False when neither the header, nor the release, nor the entries tell
+  // the layout: nothing that decodes an entry is checked.
+  bool layout_known = true;
   std::string layout_source;               // ".orc_header", "banner 6.1.0-56-...", "--kernel 6.1", ...
   std::optional<Release> release;          // the kernel's, when known (--kernel, banner, vermagic)
   Entries entries;
@@ -121,9 +124,10 @@ struct OrcTable {
   }
 };
 
-// nullopt when the artifact carries no ORC at all. `kernel`: the release to
-// take the layout from when there is no .orc_header (else the artifact's
-// banner or vermagic, else the entries themselves). `concurrent`: a kernel
+// nullopt when the artifact carries no ORC at all. The layout: the
+// .orc_header's fingerprint; without a header `kernel`, the release to take
+// it from (else the artifact's banner or vermagic); else, and when the
+// fingerprint is unknown, the entries themselves (layout_inference.h). `concurrent`: a kernel
 // image's table is read on two threads (the model is the same).
 std::optional<OrcTable> read_orc(const input::Artifact& a, std::optional<Release> kernel, OrcFindings& f,
                                  bool concurrent = true);

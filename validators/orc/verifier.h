@@ -29,7 +29,10 @@ struct OrcOptions {
 struct OrcCheck {
   bool present = false;  // the artifact has ORC tables
   size_t entries = 0;
-  Layout layout = Layout::V2;
+  Layout layout = Layout::G4;
+  // False when the layout could not be determined (ORC-SEC-008/012): the
+  // entry, order-of-ties, symbol and CFI checks did not run; a note says so.
+  bool entries_checked = true;
   std::string layout_source;
   size_t errors = 0;
   bool symbols_checked = false;

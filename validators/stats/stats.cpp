@@ -25,6 +25,10 @@ void count_orc_types(const input::Artifact& a, const orc::OrcCheck& check, OrcCo
   const input::Section* unwind = a.section(".orc_unwind");
   if (!unwind) return;
   const size_t n = std::min<size_t>(check.entries, unwind->data.size() / orc::kEntrySize);
+  if (!check.entries_checked) {  // the layout is unknown: no type can be told
+    out.types["undecoded"] += n;
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     const orc::Entry e = orc::decode(unwind->data.data() + i * orc::kEntrySize, check.layout);
     ++out.types[e.type == orc::kTypeInvalid ? "invalid" : std::string(orc::type_name(e.type))];
@@ -62,11 +66,13 @@ void Stats::add(const std::string& kind, const input::Artifact& a, const btf::Bt
     b.string_bytes += blob->header().str_len;
     for (uint32_t id = blob->first_id(); id < blob->type_count(); ++id)
       ++b.kinds[std::string(btf::kind_name(blob->kind_of(id)))];
+    ++b.header_lengths[std::to_string(blob->header().stored_hdr_len)];
   }
   if (orc.present) {
     OrcCounts& o = this->orc[kind];
     ++o.tables;
     o.entries += orc.entries;
+    ++o.layouts[orc.entries_checked ? std::string(orc::layout_info(orc.layout).name) : "unknown"];
     count_orc_types(a, orc, o);
   }
   if (sf.present) {
@@ -100,10 +106,12 @@ std::map<std::string, uint64_t> flatten(const Stats& s) {
     out[p + "type_bytes"] = b.type_bytes;
     out[p + "string_bytes"] = b.string_bytes;
     for (const auto& [k, n] : b.kinds) out[p + "kinds." + k] = n;
+    for (const auto& [len, n] : b.header_lengths) out[p + "header_lengths." + len] = n;
   }
   for (const auto& [kind, o] : s.orc) {
     out["orc." + kind + ".entries"] = o.entries;
     for (const auto& [t, n] : o.types) out["orc." + kind + ".types." + t] = n;
+    for (const auto& [l, n] : o.layouts) out["orc." + kind + ".layouts." + l] = n;
   }
   for (const auto& [kind, f] : s.sframe) {
     out["sframe." + kind + ".fdes"] = f.fdes;
@@ -134,8 +142,9 @@ std::string to_json(const Stats& s) {
   j["artifacts"] = s.artifacts;
   for (const auto& [kind, b] : s.btf)
     j["btf"][kind] = {{"blobs", b.blobs}, {"types", b.types}, {"type_bytes", b.type_bytes},
-                      {"string_bytes", b.string_bytes}, {"kinds", b.kinds}};
-  for (const auto& [kind, o] : s.orc) j["orc"][kind] = {{"tables", o.tables}, {"entries", o.entries}, {"types", o.types}};
+                      {"string_bytes", b.string_bytes}, {"kinds", b.kinds}, {"header_lengths", b.header_lengths}};
+  for (const auto& [kind, o] : s.orc)
+    j["orc"][kind] = {{"tables", o.tables}, {"entries", o.entries}, {"types", o.types}, {"layouts", o.layouts}};
   for (const auto& [kind, f] : s.sframe) j["sframe"][kind] = {{"sections", f.sections}, {"fdes", f.fdes}, {"fres", f.fres}};
   j["findings"] = json::object();
   for (const auto& [rule, c] : s.findings) j["findings"][rule] = {{"error", c.error}, {"warning", c.warning}, {"note", c.note}};
@@ -160,9 +169,11 @@ std::optional<Stats> from_json(const std::string& text, std::string& error) {
     s.artifacts = j.value("artifacts", std::map<std::string, uint64_t>{});
     for (const auto& [kind, b] : member_object(j, "btf").items())
       s.btf[kind] = {b.at("blobs"), b.at("types"), b.at("type_bytes"), b.at("string_bytes"),
-                     b.at("kinds").get<std::map<std::string, uint64_t>>()};
+                     b.at("kinds").get<std::map<std::string, uint64_t>>(),
+                     b.value("header_lengths", std::map<std::string, uint64_t>{})};  // absent before 7.2's baselines
     for (const auto& [kind, o] : member_object(j, "orc").items())
-      s.orc[kind] = {o.at("tables"), o.at("entries"), o.at("types").get<std::map<std::string, uint64_t>>()};
+      s.orc[kind] = {o.at("tables"), o.at("entries"), o.at("types").get<std::map<std::string, uint64_t>>(),
+                     o.value("layouts", std::map<std::string, uint64_t>{})};
     for (const auto& [kind, f] : member_object(j, "sframe").items())
       s.sframe[kind] = {f.at("sections"), f.at("fdes"), f.at("fres")};
     for (const auto& [rule, c] : member_object(j, "findings").items())

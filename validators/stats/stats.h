@@ -24,10 +24,12 @@ inline constexpr int kFormatVersion = 1;
 struct BtfCounts {
   uint64_t blobs = 0, types = 0, type_bytes = 0, string_bytes = 0;
   std::map<std::string, uint64_t> kinds;  // "STRUCT" -> count
+  std::map<std::string, uint64_t> header_lengths;  // hdr_len as stored ("24", "32") -> blobs
 };
 struct OrcCounts {
   uint64_t tables = 0, entries = 0;
-  std::map<std::string, uint64_t> types;  // "call" -> count
+  std::map<std::string, uint64_t> types;    // "call" -> count
+  std::map<std::string, uint64_t> layouts;  // "G4", "unknown" -> tables
 };
 struct SframeCounts {
   uint64_t sections = 0, fdes = 0, fres = 0;

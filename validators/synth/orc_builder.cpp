@@ -13,10 +13,23 @@ constexpr uint64_t kDataBase = 0xffffffff82000000ull;
 
 void put32(std::vector<uint8_t>& v, size_t at, uint32_t x) { std::memcpy(v.data() + at, &x, 4); }
 
+// A release that writes the layout (banner, vermagic). G3+AX was released
+// by no one: a 7.0 stable that took the AX backport would carry it.
+std::string sample_release(orc::Layout l) {
+  switch (l) {
+    case orc::Layout::G1: return "6.1.0-test";
+    case orc::Layout::G2: return "6.3.10-test";
+    case orc::Layout::G3: return "6.12.0-test";
+    case orc::Layout::G4: return "7.2.0-test";
+    case orc::Layout::G3_AX: return "7.0.0-test";
+  }
+  return "";
+}
+
 }  // namespace
 
 OrcBuilder::OrcBuilder(orc::Layout layout, bool image, bool module)
-    : with_header(layout == orc::Layout::V2 && (image || module)), layout_(layout), image_(image), module_(module) {}
+    : with_header(orc::layout_info(layout).fingerprint && (image || module)), layout_(layout), image_(image), module_(module) {}
 
 uint32_t OrcBuilder::add_code(std::string name, uint64_t size) {
   uint64_t addr = 0;
@@ -34,7 +47,7 @@ std::vector<OrcBuilder::Row> OrcBuilder::written_rows() const {
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) {
       const uint64_t ax = codes_[x.code].addr + x.offset, ay = codes_[y.code].addr + y.offset;
       if (ax != ay) return ax < ay;
-      return orc::is_weak(x.entry, layout_) && !orc::is_weak(y.entry, layout_);
+      return orc::is_weak(x.entry) && !orc::is_weak(y.entry);
     });
   return rows;
 }
@@ -62,9 +75,10 @@ std::vector<uint8_t> OrcBuilder::build() const {
   uint32_t header_index = 0;
   uint64_t header_addr = 0;
   if (with_header) {
+    const orc::Fingerprint fingerprint = orc::layout_info(layout_).fingerprint.value_or(orc::Fingerprint{});
     header_addr = place(orc::kHeaderSize, 4);
     header_index = w.add_section({".orc_header", SHT_PROGBITS, SHF_ALLOC, header_addr, 4, 0,
-                                  std::vector<uint8_t>(orc::kV2Fingerprint.begin(), orc::kV2Fingerprint.end())});
+                                  std::vector<uint8_t>(fingerprint.begin(), fingerprint.end())});
   }
   const uint64_t ip_addr = place(ip.size(), 4);
   if (image_)
@@ -82,7 +96,7 @@ std::vector<uint8_t> OrcBuilder::build() const {
                  static_cast<int64_t>(rows[i].offset));
   for (const Function& f : functions_)
     w.add_symbol(f.name, codes_[f.code].addr + f.offset, f.size, STT_FUNC, STB_GLOBAL, code_index[f.code]);
-  const std::string release = layout_ == orc::Layout::V1 ? "6.1.0-test" : "6.12.0-test";
+  const std::string release = sample_release(layout_);
   if (image_ && !codes_.empty()) {
     // The lookup range: the first code section, as _stext.._etext.
     const Code& text = codes_.front();

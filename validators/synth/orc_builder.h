@@ -42,7 +42,7 @@ class OrcBuilder {
     functions_.push_back({code, offset, size, std::move(name)});
   }
 
-  bool with_header;     // .orc_header (default: v2 modules and images)
+  bool with_header;     // .orc_header (default: modules and images of layouts with a fingerprint)
   bool with_release = true;  // a banner (images) or vermagic (modules) of the layout's era
 
   std::vector<uint8_t> build() const;
@@ -76,7 +76,7 @@ struct OrcPlan {
     bool padded = false;
     uint8_t frame_words = 0;   // stack frame size in words, without a frame pointer
   };
-  orc::Layout layout = orc::Layout::V2;
+  orc::Layout layout = orc::Layout::G4;
   bool image = false, module = false, prefixes = false;
   std::vector<std::vector<Function>> sections;  // up to 4 are built
 };
