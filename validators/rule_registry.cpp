@@ -9,6 +9,7 @@
 #include "orc/orc_rules.h"
 #include "sframe/sframe_rules.h"
 #include "core/rule.h"
+#include "input/input_rules.h"
 
 namespace elfmeta {
 
@@ -18,7 +19,7 @@ std::span<const Rule* const> all_rules() {
     for (auto table : {btf::rules::table(), btf::ext::rules::table(), btf::ext::rules::bpf_object_table(),
                         btf::xc::rules::symbol_table(), btf::xc::rules::dedup_table(),
                         btf::xc::rules::convention_table(), btf::xc::rules::dwarf_table(),
-                        orc::rules::table(), sframe::rules::table()})
+                        orc::rules::table(), sframe::rules::table(), input::rules::table()})
       v.insert(v.end(), table.begin(), table.end());
     return v;
   }();

@@ -17,6 +17,7 @@
 #include "synth/btf_builder.h"
 #include "synth/hostile_btf.h"
 #include "tests/support/cli_run.h"
+#include "tests/support/compressors.h"
 #include "tests/support/measured_run.h"
 
 namespace elfmeta::testing {
@@ -186,6 +187,59 @@ TEST(HostileInputCli, RawSframeWithAnUnknownVersionOrACutHeaderIsSframe) {
   const CliRun cut = run_cli("check " + write_blob("cut.sframe", header));
   EXPECT_EQ(cut.status, 1) << cut.out << cut.err;
   EXPECT_TRUE(has(cut.out, "[SFRAME-HDR-001]")) << cut.out;
+}
+
+// ------------------------------------------------------- issue 33: package bombs
+
+// The package of the issue, made as its author made it (dpkg-deb -Zxz
+// --build): `members` files lib/modules/6.12.0-bomb/kernel/mN.ko.xz, each
+// the same xz stream of a 200 MiB file (an ELF64 relocatable header, then
+// zeros). The .deb is a few kilobytes.
+std::string package_bomb(size_t members) {
+  const fs::path root = scratch_dir("bomb-" + std::to_string(members));
+  fs::create_directories(root / "DEBIAN");
+  std::ofstream(root / "DEBIAN" / "control") << "Package: linux-image-6.12.0-bomb\nVersion: 1\nArchitecture: amd64\n"
+                                                "Maintainer: elfmeta tests <tests@elfmeta.invalid>\nDescription: bomb\n";
+  const fs::path dir = root / "lib/modules/6.12.0-bomb/kernel";
+  fs::create_directories(dir);
+  static const compressors::Bytes stream = compressors::xz_of_zero_elf(uint64_t(200) << 20);
+  for (size_t i = 0; i < members; ++i)
+    std::ofstream(dir / ("m" + std::to_string(i) + ".ko.xz"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(stream.data()), std::streamsize(stream.size()));
+  const std::string deb = (scratch_dir() / ("bomb-" + std::to_string(members) + ".deb")).string();
+  const std::string cmd = "dpkg-deb -Zxz --build " + root.string() + " " + deb + " >/dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return deb;
+}
+
+// Each member is refused with INPUT-001 after its first mebibyte, the rest
+// of the package still checked; exit 1 within 300 MB and 10 s of CPU (the
+// limits end the process otherwise). The thousand-member variant too.
+TEST(HostileInputCli, PackageBombIsAFindingNotAnAbort) {
+  for (const size_t members : {size_t(60), size_t(1000)}) {
+    SCOPED_TRACE(std::to_string(members) + " members");
+    const std::string deb = package_bomb(members);
+    EXPECT_LT(fs::file_size(deb), 64u << 10);
+    const MeasuredRun r = run_cli_measured({"check", deb}, 10, 4096);
+    EXPECT_EQ(r.signal, 0) << r.err;
+    EXPECT_EQ(r.status, 1) << r.err;
+    size_t refused = 0;
+    for (size_t at = 0; (at = r.out.find("[INPUT-001]", at)) != std::string::npos; ++at) ++refused;
+    EXPECT_EQ(refused, members) << r.out.substr(0, 2000);
+    EXPECT_TRUE(has(r.out, "expand to 1.0 MiB")) << r.out.substr(0, 2000);
+    EXPECT_LT(r.max_rss_mb, 300) << "MB";
+  }
+}
+
+// The budget of the whole run as an option: a smaller --max-decompressed
+// stops the bomb's members with INPUT-003 once spent.
+TEST(HostileInputCli, RunBudgetIsAnOption) {
+  const std::string deb = package_bomb(60);
+  const MeasuredRun r = run_cli_measured({"check", "--max-decompressed", "8M", deb}, 10, 4096);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.out, "[INPUT-003]")) << r.out.substr(0, 2000);
+  EXPECT_EQ(run_cli("check --max-decompressed lots " + deb).status, 2);
+  EXPECT_EQ(run_cli("check --max-expansion 0 " + deb).status, 2);
 }
 
 }  // namespace

@@ -132,4 +132,39 @@ inline Bytes lz4_legacy(const Bytes& in) {
   return out;
 }
 
+// An ELF64 relocatable header followed by `size` - 64 zero bytes, as xz:
+// the member of the package bomb (a few hundred bytes expanding to `size`).
+inline Bytes xz_of_zero_elf(uint64_t size) {
+  lzma_stream s = LZMA_STREAM_INIT;
+  if (lzma_easy_encoder(&s, 1, LZMA_CHECK_CRC64) != LZMA_OK) return {};
+  std::vector<uint8_t> header(64, 0), zeros(1 << 20, 0), out(1 << 20);
+  std::memcpy(header.data(), "\x7f" "ELF\x02\x01\x01", 7);
+  header[16] = 1;   // ET_REL
+  header[18] = 62;  // EM_X86_64
+  Bytes result;
+  uint64_t left = size - header.size();
+  auto feed = [&](const uint8_t* p, size_t n, lzma_action action) -> bool {
+    s.next_in = p;
+    s.avail_in = n;
+    do {
+      s.next_out = out.data();
+      s.avail_out = out.size();
+      const lzma_ret ret = lzma_code(&s, action);
+      if (ret != LZMA_OK && ret != LZMA_STREAM_END) return false;
+      result.insert(result.end(), out.data(), out.data() + (out.size() - s.avail_out));
+    } while (s.avail_in || (action == LZMA_FINISH && s.avail_out == 0));
+    return true;
+  };
+  feed(header.data(), header.size(), LZMA_RUN);
+  while (left) {
+    const size_t n = std::min<uint64_t>(left, zeros.size());
+    feed(zeros.data(), n, LZMA_RUN);
+    left -= n;
+  }
+  feed(nullptr, 0, LZMA_FINISH);
+  lzma_end(&s);
+  return result;
+}
+
+
 }  // namespace elfmeta::testing::compressors

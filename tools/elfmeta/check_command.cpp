@@ -24,6 +24,30 @@ unsigned parse_jobs(const std::string& v) {
   throw UsageError("-j needs a number from 1 to 256, not '" + v + "'");
 }
 
+// A positive count ("1000").
+uint64_t parse_count(const std::string& v, const char* option) {
+  try {
+    size_t used = 0;
+    const unsigned long long n = std::stoull(v, &used);
+    if (used == v.size() && n > 0) return n;
+  } catch (...) {
+  }
+  throw UsageError(std::string(option) + " takes a positive number, not '" + v + "'");
+}
+
+// A size: bytes, or with K, M or G (binary units: "512M", "8G").
+uint64_t parse_size(const std::string& v, const char* option) {
+  try {
+    size_t used = 0;
+    const unsigned long long n = std::stoull(v, &used);
+    const std::string unit = v.substr(used);
+    const int shift = unit.empty() || unit == "B" ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+    if (n > 0 && shift >= 0 && n <= (~0ull >> shift)) return n << shift;
+  } catch (...) {
+  }
+  throw UsageError(std::string(option) + " takes a size such as 512M or 8G, not '" + v + "'");
+}
+
 // --kernel X.Y, --kernel running, or a bare --kernel (the running kernel; the
 // next argument is then an input, unless it reads as a release).
 btf::KernelChoice parse_kernel(Args& args) {
@@ -104,6 +128,12 @@ CheckSettings parse_settings(Args& args, std::string_view command, std::initiali
         s.as = input::Format::Auto;
       else
         throw UsageError("--as takes btf or sframe (the input is that format's raw blob, whatever its bytes) or auto, not '" + v + "'");
+    } else if (args.option("--max-expansion", v)) {
+      s.limits.max_expansion = parse_count(v, "--max-expansion");
+    } else if (args.option("--max-artifact-size", v)) {
+      s.limits.max_artifact_bytes = parse_size(v, "--max-artifact-size");
+    } else if (args.option("--max-decompressed", v)) {
+      s.limits.max_total_bytes = parse_size(v, "--max-decompressed");
     } else if (args.option("--base-btf", v)) {
       s.base_paths.push_back(v);
     } else if (args.option("--format", v)) {
@@ -149,9 +179,10 @@ int run_check(Args args) {
   summary.inputs = results.size();
   summary.kernel = kernels_used(results);
   summary.consumer = consumer_used(s);
+  summary.btf_not_checked = run->btf_not_checked;
   std::vector<ReportedInput> reported;  // SARIF and JUnit are whole documents: written once, at the end
   for (auto& r : results) {
-    if (!r.artifact) {
+    if (!r.open_error.empty()) {
       std::cerr << "elfmeta: " << r.open_error << "\n";
       ++summary.unreadable;
       reported.push_back(input::unreadable_input(r.open_error));
@@ -164,8 +195,10 @@ int run_check(Args args) {
         write_text(std::cout, d);
     }
     summary.add(r.diagnostics);
-    reported.push_back(
-        input::reported_input(*r.artifact, r.kernel.label(), r.diagnostics));
+    ReportedInput in = r.checked ? r.reported : ReportedInput{};
+    if (!r.checked) in.path = r.path, in.name = r.name;  // refused by a limit: its finding says why
+    in.diagnostics = r.diagnostics;
+    reported.push_back(std::move(in));
   }
   if (s.format == "json")
     write_json_summary(std::cout, summary);
@@ -178,14 +211,15 @@ int run_check(Args args) {
   if (s.format == "text" && opened_count > 1) {
     SummaryTable table;
     for (const auto& r : results)
-      if (r.artifact) table.add(artifact_kind(*r.artifact), r.diagnostics);
+      if (r.checked) table.add(r.kind, r.diagnostics);
     write_summary_table(std::cout, table);
   }
   std::cout.flush();
   clock.lap("reporting");
   if (s.timing) clock.write(std::cerr, s.jobs);
   if (summary.unreadable) return 2;
-  if (summary.errors || (s.werror && summary.warnings)) return 1;
+  // Checks that did not run for want of an input fail a --Werror run as warnings do.
+  if (summary.errors || (s.werror && (summary.warnings || summary.btf_not_checked))) return 1;
   return 0;
 }
 

@@ -1,8 +1,16 @@
 // One run of the checks over the inputs of a command line: every input
-// opened by content (a kernel package expanded into its image and modules),
-// every artifact checked with what the settings enable, in parallel, kernel
-// images first so that modules are checked on top of them. check, stats and
-// diff start from here and differ in what they write.
+// opened by content and checked with what the settings enable, in parallel,
+// kernel images first so that modules are checked on top of them. check,
+// stats, diff and report start from here and differ in what they write.
+//
+// Kernel packages (.deb) and unpacked kernel trees (a directory) stream: a
+// package is read once, file after file; its image is checked as soon as it
+// is read and kept as the base of the modules; each module is checked on a
+// worker and its bytes released once its checks are done, keeping only what
+// the reports need (diagnostics, counts). Memory is bounded by a few
+// artifacts, however many modules a package holds. The packages of one
+// kernel are checked as one: a linux-modules package given with its
+// linux-binary package, in either order, is checked on that image.
 #pragma once
 
 #include <chrono>
@@ -18,7 +26,10 @@
 
 #include "btf/artifact_check.h"
 #include "core/diagnostic.h"
+#include "core/report.h"
 #include "input/artifact.h"
+#include "input/input_limits.h"
+#include "input/kernel_package.h"
 #include "input/symbols.h"
 #include "orc/verifier.h"
 #include "sframe/verifier.h"
@@ -45,23 +56,41 @@ struct CheckSettings {
   std::vector<std::string> inputs;
   // --as btf|sframe: every input file is that format's raw blob.
   input::Format as = input::Format::Auto;
+  // --max-expansion, --max-artifact-size, --max-decompressed (input_limits.h).
+  input::InputLimits limits;
+  // stats, diff, report: the counts of each artifact, taken as it is checked.
+  bool want_stats = false;
+  // diff: every artifact and its checked BTF stay to the end (the type diff
+  // reads them); memory then grows with the package.
+  bool keep_artifacts = false;
 };
 
 struct PackageContext {
   std::string path;
+  std::string name;                              // the file name, for notes
+  input::KernelPackageId id;                     // kind and kernel release
   std::optional<input::SymbolIndex> system_map;  // when it is a real one
   std::vector<Diagnostic> notes;                 // what the package says about itself
 };
 
 struct InputResult {
-  int package = -1;
+  int package = -1;  // index into CheckRun::packages; -1 for an input of its own
+  std::string path;  // as given, or "PACKAGE:path inside it"
+  // The artifact and its checks. Released once the checks are done, for the
+  // members of packages and trees (unless keep_artifacts) and where nothing
+  // was opened; the rest of this record is what the reports need.
   std::unique_ptr<input::Artifact> artifact;
-  std::string open_error;
-  std::vector<Diagnostic> diagnostics;
   btf::ArtifactCheck check;
   orc::OrcCheck orc;
   sframe::SframeCheck sframe;
+  std::string open_error;  // the input could not be read (exit 2); then nothing else is set
+  bool checked = false;    // opened and checked; false also for an input a limit refused (a finding says so)
+  std::string name;        // the artifact name its diagnostics carry
+  std::string kind;        // artifact_kind() of a checked artifact
+  std::vector<Diagnostic> diagnostics;
   btf::KernelChoice kernel;
+  ReportedInput reported;  // for SARIF and JUnit; its diagnostics are attached when written
+  uint64_t order = 0;      // command-line order, packages expanded in archive order
 };
 
 // Wall time per phase of a run, for --timing.
@@ -96,7 +125,12 @@ class BaseIndexes;
 struct CheckRun {
   std::vector<InputResult> results;  // in command-line order, packages expanded
   std::vector<PackageContext> packages;
-  size_t opened = 0;  // results with an artifact
+  size_t opened = 0;  // results that were checked
+  // Checks that did not run for want of context, counted per artifact: the
+  // split BTF of modules whose image was not given. The packages' notes
+  // say which package is needed.
+  size_t btf_not_checked = 0;
+  stats::Stats stats;  // with want_stats
   // The base blobs that split BTF in the results continues.
   std::shared_ptr<BaseCache> bases;
   std::shared_ptr<BaseIndexes> base_indexes;
@@ -125,7 +159,7 @@ std::string artifact_kind(const input::Artifact& a);
 std::string consumer_used(const CheckSettings& s);
 
 // The counts of a run (stats_command.cpp): what stats writes, diff compares
-// and report charts against a baseline.
+// and report charts against a baseline. Needs want_stats.
 stats::Stats stats_of(const CheckRun& run, const std::vector<std::string>& inputs);
 
 }  // namespace elfmeta::cli

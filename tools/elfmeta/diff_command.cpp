@@ -32,11 +32,13 @@ bool load_side(const std::string& path, const CheckSettings& base_settings, Side
   }
   CheckSettings s = base_settings;
   s.inputs = {path};
+  s.want_stats = true;
+  s.keep_artifacts = true;  // the type diff reads every artifact's BTF
   PhaseClock clock;
   side.run = run_checks(s, clock, error);
   if (!side.run) return false;
   for (const auto& r : side.run->results)
-    if (!r.artifact) {
+    if (!r.open_error.empty()) {
       error = r.open_error;
       return false;
     }

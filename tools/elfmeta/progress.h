@@ -14,8 +14,10 @@ namespace elfmeta::cli {
 
 class Progress {
  public:
+  // `total` 0: not known in advance (a package read as it is checked): a
+  // count without a bar.
   Progress(std::string what, size_t total)
-      : what_(std::move(what)), total_(total), shown_(total > 1 && ::isatty(STDERR_FILENO)) {}
+      : what_(std::move(what)), total_(total), shown_(total != 1 && ::isatty(STDERR_FILENO)) {}
   ~Progress() { finish(); }
 
   // One more item done; redraws at most ten times a second.
@@ -26,6 +28,12 @@ class Progress {
     std::lock_guard lock(mu_);
     if (done != total_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
+    if (total_ == 0) {
+      std::fprintf(stderr, "\r%s %zu", what_.c_str(), done);
+      std::fflush(stderr);
+      drawn_ = true;
+      return;
+    }
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(kWidth * done / total_);
     std::fprintf(stderr, "\r%s [%.*s%*s] %zu/%zu", what_.c_str(), filled, "##############################", kWidth - filled,

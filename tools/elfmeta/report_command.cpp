@@ -16,10 +16,10 @@ stats::HtmlReport report_of(const CheckRun& run, const CheckSettings& s) {
   r.kernel = kernels_used(run.results);
   r.consumer = consumer_used(s);
   for (const auto& res : run.results) {
-    if (res.artifact)
-      r.artifacts.push_back({res.artifact->name, artifact_kind(*res.artifact), res.diagnostics});
-    else
+    if (!res.open_error.empty())
       r.unreadable.push_back(res.open_error);
+    else
+      r.artifacts.push_back({res.name, res.checked ? res.kind : "refused", res.diagnostics});
   }
   r.stats = stats_of(run, s.inputs);
   return r;
@@ -41,6 +41,7 @@ int run_report(Args args) {
   if (out_path.empty()) throw UsageError("report needs -o FILE.html");
   Args check_args(rest);
   CheckSettings s = parse_check_settings(check_args, "report", {"--format", "--Werror"});
+  s.want_stats = true;
   std::string error;
   std::optional<stats::Stats> baseline;
   if (!baseline_path.empty() && !(baseline = stats::read_stats_file(baseline_path, error))) {

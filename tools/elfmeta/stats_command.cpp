@@ -21,6 +21,7 @@ int run_stats(Args args) {
   }
   Args check_args(rest);
   CheckSettings s = parse_check_settings(check_args, "stats", {"--format", "--Werror"});
+  s.want_stats = true;
   PhaseClock clock;
   std::string error;
   auto run = run_checks(s, clock, error);
@@ -30,7 +31,7 @@ int run_stats(Args args) {
   }
   bool unreadable = false;
   for (const auto& r : run->results)
-    if (!r.artifact) {
+    if (!r.open_error.empty()) {
       std::cerr << "elfmeta: " << r.open_error << "\n";
       unreadable = true;
     }

@@ -81,12 +81,16 @@ void write_text_summary(std::ostream& out, const RunSummary& s) {
   if (s.unreadable) out << " (" << s.unreadable << " unreadable)";
   out << ", " << s.errors << (s.errors == 1 ? " error" : " errors") << ", " << s.warnings
       << (s.warnings == 1 ? " warning" : " warnings") << " (kernel " << s.kernel << ", consumer " << s.consumer << ")\n";
+  if (s.btf_not_checked)
+    out << "elfmeta: NOT CHECKED: the split BTF of " << s.btf_not_checked << (s.btf_not_checked == 1 ? " module" : " modules")
+        << " (its base was not given; the notes say which package is needed)\n";
   for (const auto& [rule, n] : s.per_rule) out << "  " << rule << ": " << n << "\n";
 }
 
 void write_json_summary(std::ostream& out, const RunSummary& s) {
   out << "{\"type\":\"summary\",\"inputs\":" << s.inputs << ",\"unreadable\":" << s.unreadable
-      << ",\"errors\":" << s.errors << ",\"warnings\":" << s.warnings << ",\"kernel\":\"" << json_escape(s.kernel)
+      << ",\"errors\":" << s.errors << ",\"warnings\":" << s.warnings << ",\"btf_not_checked\":" << s.btf_not_checked
+      << ",\"kernel\":\"" << json_escape(s.kernel)
       << "\",\"consumer\":\"" << json_escape(s.consumer) << "\",\"per_rule\":{";
   bool first = true;
   for (const auto& [rule, n] : s.per_rule) {

@@ -34,6 +34,9 @@ struct RunSummary {
   std::map<std::string, size_t> per_rule;  // rule id -> findings
   std::string kernel;                      // profile used, e.g. "6.18"
   std::string consumer;
+  // Artifacts whose split BTF was not checked for want of its base (their
+  // package's note says which package is needed): not run, never clean.
+  size_t btf_not_checked = 0;
   void add(const std::vector<Diagnostic>& diagnostics);
 };
 

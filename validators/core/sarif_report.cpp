@@ -374,6 +374,7 @@ void write_run_properties(JsonOut& j, const RunSummary& s) {
   j.open("properties", '{');
   j.number("inputs", s.inputs);
   j.number("unreadable", s.unreadable);
+  j.number("btfNotChecked", s.btf_not_checked);
   j.number("errors", s.errors);
   j.number("warnings", s.warnings);
   j.text("kernel", s.kernel);

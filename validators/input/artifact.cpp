@@ -11,6 +11,7 @@
 
 #include "btf/parse.h"
 #include "input/decompress.h"
+#include "input/input_rules.h"
 
 namespace elfmeta::input {
 namespace {
@@ -174,7 +175,59 @@ OpenResult raw_blob(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uin
   return {std::move(a), ""};
 }
 
-OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uint8_t>> bytes, int depth) {
+// `payload` decompressed within the limits: an artifact's size, the
+// expansion ratio, and what the run's budget has left; a refusal names the
+// limit that stopped it.
+OpenResult decompress_within_limits(const Artifact& a, Compression c, std::span<const uint8_t> payload,
+                                    const OpenOptions& options, uint64_t size_hint, Decompressed& out) {
+  static const InputLimits kDefaults;
+  const InputLimits& limits = options.budget ? options.budget->limits() : kDefaults;
+  // The whole output against the whole input; the decoder also stops as
+  // soon as the output outgrows what it has read (ExpansionGuard), which
+  // finds a bomb after a megabyte instead of after all it is allowed.
+  const uint64_t by_ratio =
+      std::max<uint64_t>(options.expansion_floor, payload.size() > UINT64_MAX / limits.max_expansion
+                                                      ? UINT64_MAX
+                                                      : payload.size() * limits.max_expansion);
+  const uint64_t cap = std::min(limits.max_artifact_bytes, by_ratio);
+  const uint64_t granted = options.budget ? options.budget->reserve(cap) : cap;
+  const std::string sizes = size_text(payload.size()) + " of " + std::string(compression_name(c));
+  if (granted == 0)
+    return {nullptr, a.path + ": not decompressed: the run's decompression budget is spent",
+            refusal(rules::INPUT_003, a.name,
+                    sizes + " not decompressed: the run has decompressed " + size_text(options.budget->used()) +
+                        " of --max-decompressed " + size_text(limits.max_total_bytes) + "; not checked")};
+  out = decompress(c, payload, static_cast<size_t>(std::min<uint64_t>(granted, SIZE_MAX)),
+                   ExpansionGuard{limits.max_expansion, options.expansion_floor}, size_hint);
+  // What was decoded stays charged, refused or not: a thousand bombs spend
+  // the budget instead of being decoded one after the other.
+  const uint64_t decoded = out.over_limit || out.over_ratio ? out.produced : out.bytes.size();
+  if (options.budget) options.budget->give_back(granted - std::min(granted, decoded));
+  if (out.over_ratio) {
+    out.bytes = {};
+    const std::string why = sizes + ": its first " + size_text(out.consumed) + " expand to " + size_text(out.produced) +
+                            " and more, over " + std::to_string(limits.max_expansion) + " times (--max-expansion)";
+    return {nullptr, a.path + ": " + why, refusal(rules::INPUT_001, a.name, why + "; not checked")};
+  }
+  if (!out.over_limit) return {};
+  const std::string past = "more than " + size_text(granted) + " after decompression";
+  const Rule* rule = &rules::INPUT_002;
+  std::string why = sizes + " expands to " + past + ", past --max-artifact-size " + size_text(limits.max_artifact_bytes);
+  if (granted < cap) {
+    rule = &rules::INPUT_003;
+    why = sizes + " expands to " + past + ", past what --max-decompressed " + size_text(limits.max_total_bytes) +
+          " has left for this run";
+  } else if (by_ratio < limits.max_artifact_bytes) {
+    rule = &rules::INPUT_001;
+    why = sizes + " expands to " + past + ", over " + std::to_string(limits.max_expansion) +
+          " times its size (--max-expansion)";
+  }
+  out.bytes = {};
+  return {nullptr, a.path + ": " + why, refusal(*rule, a.name, why + "; not checked")};
+}
+
+OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<uint8_t>> bytes, int depth,
+                     const OpenOptions& options) {
   const std::span<const uint8_t> d(*bytes);
   if (btf::looks_like_btf(d))
     return raw_blob(std::move(a), bytes, ArtifactKind::RawBtf, d[0] == 0x9f ? Endian::Little : Endian::Big);
@@ -197,11 +250,16 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
     if (!what.empty()) return {nullptr, a->path + ": " + what + " is not in a known compression format"};
     return {nullptr, a->path + ": not BTF, ELF, a kernel image or a compressed file"};
   }
-  Decompressed out = decompress(c, payload);
+  // A kernel image's payload ends in the size of what it decompresses to
+  // (the kernel build's size_append): the output is allocated once.
+  const uint64_t size_hint = !what.empty() && payload.size() >= 4 ? le32(payload, payload.size() - 4) : 0;
+  Decompressed out;
+  if (OpenResult refused = decompress_within_limits(*a, c, payload, options, size_hint, out); refused.refusal)
+    return refused;
   if (!out.error.empty()) return {nullptr, a->path + ": " + out.error};
   const std::string step = (what.empty() ? "" : what + ", ") + std::string(compression_name(c));
   a->origin = a->origin.empty() ? step : a->origin + "; " + step;
-  return recognise(std::move(a), std::make_shared<std::vector<uint8_t>>(std::move(out.bytes)), depth + 1);
+  return recognise(std::move(a), std::make_shared<std::vector<uint8_t>>(std::move(out.bytes)), depth + 1, options);
 }
 
 }  // namespace
@@ -227,7 +285,8 @@ bool Artifact::is_vmlinux() const {
          (section("__ksymtab") || section(".BTF") || section("__ksymtab_strings"));
 }
 
-OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, Format as) {
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, const OpenOptions& options) {
+  const Format as = options.as;
   auto a = std::make_unique<Artifact>();
   a->name = basename_of(path);
   a->path = std::move(path);
@@ -241,15 +300,15 @@ OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, Format as) {
     return raw_blob(std::move(a), held, as == Format::Btf ? ArtifactKind::RawBtf : ArtifactKind::RawSframe,
                     big ? Endian::Big : Endian::Little);
   }
-  return recognise(std::move(a), held, 0);
+  return recognise(std::move(a), held, 0, options);
 }
 
-OpenResult open_input(const std::string& path, Format as) {
+OpenResult open_input(const std::string& path, const OpenOptions& options) {
   std::vector<uint8_t> bytes;
   std::string error;
   if (!read_file(path, bytes, error)) return {nullptr, error};
-  if (bytes.empty() && as == Format::Auto) return {nullptr, path + ": empty file"};
-  return open_bytes(path, std::move(bytes), as);
+  if (bytes.empty() && options.as == Format::Auto) return {nullptr, path + ": empty file"};
+  return open_bytes(path, std::move(bytes), options);
 }
 
 }  // namespace elfmeta::input

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/byte_reader.h"
+#include "core/diagnostic.h"
+#include "input/input_limits.h"
 
 namespace elfmeta::input {
 
@@ -70,6 +72,10 @@ struct Artifact {
 struct OpenResult {
   std::unique_ptr<Artifact> artifact;
   std::string error;  // one line, for stderr, when artifact is null
+  // Set when the input was refused by a limit (input_rules.h) rather than
+  // unreadable: a finding (the run fails with exit 1), not an unreadable
+  // input (exit 2). `error` holds its message too.
+  std::optional<Diagnostic> refusal = std::nullopt;
 };
 
 // What an input is: recognised by content (Auto), or as the user says
@@ -77,11 +83,22 @@ struct OpenResult {
 // raw blob, and a bad magic or a short header is a finding of its checks.
 enum class Format { Auto, Btf, Sframe };
 
+struct OpenOptions {
+  Format as = Format::Auto;
+  // The run's decompression budget and limits; null: the default limits of
+  // one artifact, no total.
+  DecompressionBudget* budget = nullptr;
+  // From how much output the expansion ratio is watched (ExpansionGuard): a
+  // kernel image's first 2 MiB can be alignment padding, so 16 MiB in
+  // general; a module has no such padding, and its package reader says so.
+  uint64_t expansion_floor = uint64_t(16) << 20;
+};
+
 // Open a path and recognise its content: raw BTF or SFrame (either byte order), ELF,
 // an x86 boot image (bzImage/vmlinuz), or any of those compressed (gzip, xz,
 // lzma, bzip2, zstd, lz4).
-OpenResult open_input(const std::string& path, Format as = Format::Auto);
+OpenResult open_input(const std::string& path, const OpenOptions& options = {});
 // The same for bytes already in memory (fuzzers, packages).
-OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, Format as = Format::Auto);
+OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, const OpenOptions& options = {});
 
 }  // namespace elfmeta::input

@@ -11,6 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/diagnostic.h"
+#include "input/input_limits.h"
+
 namespace elfmeta::input {
 
 struct PackageFile {
@@ -22,7 +25,17 @@ struct PackageFile {
 bool is_debian_package(std::span<const uint8_t> bytes);
 
 // The regular files of the package's data archive whose path `want` accepts,
-// in archive order; nullopt with `error` set when the package is unreadable.
+// in archive order, each handed to `on_file` as soon as it is read (the
+// package is never held whole: memory is one file at a time). Within
+// `limits`: a file past max_member_bytes is skipped, an archive past
+// max_archive_entries or expanding past max_expansion is read no further,
+// each with a finding in `refusals` (input_rules.h). false with `error` set
+// when the package is unreadable.
+bool stream_debian_package(const std::string& path, const std::function<bool(std::string_view)>& want,
+                           const std::function<void(PackageFile&&)>& on_file, const InputLimits& limits,
+                           std::vector<Diagnostic>& refusals, std::string& error);
+
+// All of them at once (the default limits; a refusal is an error).
 std::optional<std::vector<PackageFile>> read_debian_package(const std::string& path,
                                                             const std::function<bool(std::string_view)>& want,
                                                             std::string& error);

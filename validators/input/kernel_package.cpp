@@ -31,10 +31,11 @@ std::optional<ModulesPath> modules_path(std::string_view p) {
   return ModulesPath{p.substr(0, slash), p.substr(slash + 1)};
 }
 
-enum class Role { Image, Module, SystemMap, Config, Other };
+}  // namespace
 
 // Where each kind of file is in any of the three layouts (kernel_package.h).
-Role role_of(std::string_view p) {
+KernelFileRole kernel_file_role(std::string_view p) {
+  using Role = KernelFileRole;
   if (p.starts_with("boot/vmlinuz-") || p.starts_with("boot/vmlinux-")) return Role::Image;
   if (p.starts_with("boot/System.map-")) return Role::SystemMap;
   if (p.starts_with("boot/config-")) return Role::Config;
@@ -46,6 +47,11 @@ Role role_of(std::string_view p) {
   if (is_module_name(m->rest)) return Role::Module;
   return Role::Other;
 }
+
+namespace {
+
+using Role = KernelFileRole;
+Role role_of(std::string_view p) { return kernel_file_role(p); }
 
 // The release a file of the package names: boot/vmlinuz-VER or a modules path.
 std::string release_of_path(std::string_view p) {
@@ -119,6 +125,21 @@ bool is_debian_package_file(const std::string& path) {
   uint8_t head[32] = {};
   in.read(reinterpret_cast<char*>(head), sizeof head);
   return is_debian_package(std::span<const uint8_t>(head, static_cast<size_t>(in.gcount())));
+}
+
+bool stream_kernel_package(const std::string& path, KernelPackageId& id,
+                           const std::function<void(KernelFileRole, PackageFile&&)>& on_file, const InputLimits& limits,
+                           std::vector<Diagnostic>& refusals, std::string& error) {
+  std::string no_control;
+  if (auto named = identify_kernel_package(path, no_control)) id = std::move(*named);
+  return stream_debian_package(
+      path, [](std::string_view p) { return role_of(p) != Role::Other; },
+      [&](PackageFile&& f) {
+        if (id.release.empty()) id.release = release_of_path(f.path);
+        const Role role = role_of(f.path);
+        on_file(role, std::move(f));
+      },
+      limits, refusals, error);
 }
 
 std::optional<KernelPackage> read_kernel_package(const std::string& path, std::string& error) {

@@ -18,6 +18,7 @@
 // directory) is found by find_kernel_trees().
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,6 +70,19 @@ struct KernelPackage {
 // Whether a path inside a package is a kernel image: boot/vmlinuz-* (and
 // vmlinux-*), or lib/modules/VER/vmlinuz(.unsigned) with or without usr/.
 bool is_kernel_image_path(std::string_view path);
+
+// What a file of a kernel package is, by its path in any of the layouts.
+enum class KernelFileRole { Image, Module, SystemMap, Config, Other };
+KernelFileRole kernel_file_role(std::string_view path);
+
+// The kernel files of a package handed to `on_file` one at a time, in
+// archive order, as they are read (stream_debian_package: the package is
+// never held whole). `id` is filled from the control file (the release from
+// the first file when the name has none) before the first file. false with
+// `error` when the package is unreadable; limit refusals in `refusals`.
+bool stream_kernel_package(const std::string& path, KernelPackageId& id,
+                           const std::function<void(KernelFileRole, PackageFile&&)>& on_file, const InputLimits& limits,
+                           std::vector<Diagnostic>& refusals, std::string& error);
 
 // Whether the file at `path` starts like a Debian package.
 bool is_debian_package_file(const std::string& path);
