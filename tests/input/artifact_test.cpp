@@ -115,6 +115,44 @@ TEST(OpenInput, DamagedElfIsAnError) {
   EXPECT_NE(opened.error.find("broken.o"), std::string::npos);
 }
 
+// section() and section_at() answer from an index built once, as the
+// linear search did: the first section of a name or ELF index. A copy of the
+// artifact answers with its own sections; one whose section list changed
+// afterwards searches linearly again.
+TEST(OpenInput, SectionLookupsFindTheFirstOfANameOrIndex) {
+  auto opened = open_bytes("dup.o", make_elf({{".text", {1}}, {".data", {2}}, {".text", {3}}, {".BTF", small_btf()}},
+                                             ET_REL));
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  const Artifact& a = *opened.artifact;
+  ASSERT_EQ(a.sections.size(), 5u);  // and .shstrtab
+  EXPECT_EQ(a.section(".text"), &a.sections[0]);
+  EXPECT_EQ(a.section(".data"), &a.sections[1]);
+  EXPECT_EQ(a.section(".shstrtab"), &a.sections[4]);
+  EXPECT_EQ(a.section(".nothing"), nullptr);
+  EXPECT_EQ(a.section(""), nullptr);
+  for (uint32_t i = 1; i <= 5; ++i) EXPECT_EQ(a.section_at(i), &a.sections[i - 1]) << i;
+  EXPECT_EQ(a.section_at(0), nullptr);
+  EXPECT_EQ(a.section_at(6), nullptr);
+  EXPECT_EQ(a.section_at(0xffffffffu), nullptr);
+  EXPECT_FALSE(a.is_vmlinux());
+  EXPECT_FALSE(a.is_kernel_module());
+
+  Artifact copy = a;
+  EXPECT_EQ(copy.section(".text"), &copy.sections[0]);
+  EXPECT_EQ(copy.section_at(3), &copy.sections[2]);
+  Section modinfo;
+  modinfo.name = ".modinfo";
+  modinfo.index = 9;
+  copy.sections.insert(copy.sections.begin(), modinfo);
+  EXPECT_EQ(copy.section(".text"), &copy.sections[1]);
+  EXPECT_EQ(copy.section_at(9), &copy.sections[0]);
+  EXPECT_TRUE(copy.is_kernel_module());
+  copy.index_sections();
+  EXPECT_EQ(copy.section(".modinfo"), &copy.sections[0]);
+  EXPECT_EQ(copy.section_at(9), &copy.sections[0]);  // an index past the count: linear search
+  EXPECT_TRUE(copy.is_kernel_module());
+}
+
 TEST(OpenInput, SysfsModuleBlobImpliesTheVmlinuxBase) {
   auto opened = open_bytes("/sys/kernel/btf/ext4", small_btf());
   ASSERT_TRUE(opened.artifact);
