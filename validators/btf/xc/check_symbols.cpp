@@ -290,7 +290,7 @@ class SymbolChecker {
     check_section_size(datasec, range->end - range->start, range->how);
     for (const Symbol* s : percpu) {
       if (var_names.contains(s->name)) continue;
-      stats_.percpu_symbols_without_var.push_back(s->name);
+      stats_.percpu_symbols_without_var.emplace_back(s->name);
       std::string why;
       std::optional<Severity> severity;
       if (s->address == range->start) {
