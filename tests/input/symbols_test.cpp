@@ -833,6 +833,29 @@ TEST(ImageKallsymsHostile, RepeatedDigitTokensAndMarkerLikeRuns) {
   }
 }
 
+// Walk audit T12: each consistent token table costs a scan of .rodata for
+// its marker array; a real image has one, and only the first eight are
+// tried. The reason says more were left.
+TEST(ImageKallsymsHostile, OnlyTheFirstEightTokenTablesAreTried) {
+  Bytes table;
+  std::vector<uint16_t> index;
+  for (int c = 0; c < 256; ++c) {
+    index.push_back(static_cast<uint16_t>(table.size()));
+    if (c == 0) table.push_back('z');
+    table.push_back(static_cast<uint8_t>(c ? c : 'z'));
+    table.push_back(0);
+  }
+  while (table.size() % 8) table.push_back(0);
+  for (const uint16_t i : index) append(table, i);
+  for (const size_t tables : {8u, 9u, 100u}) {
+    Bytes rodata(4096, 0xff);
+    for (size_t i = 0; i < tables; ++i) rodata.insert(rodata.end(), table.begin(), table.end());
+    std::string why;
+    EXPECT_FALSE(decode_rodata(rodata, why));
+    EXPECT_EQ(why.find("more were not tried") != std::string::npos, tables > 8) << tables << ": " << why;
+  }
+}
+
 TEST(ImageKallsymsHostile, EveryTruncationAndManyCorruptions) {
   ImageSpec spec{false, true, true};
   const auto entries = kernel_like_entries(600, spec);

@@ -440,6 +440,9 @@ constexpr uint32_t kMaxNameTokens = 1024;      // KSYM_NAME_LEN is 512 (6.1+), t
 constexpr size_t kMaxNameChars = 1024;
 constexpr size_t kMaxEntryBytes = 2 + kMaxNameTokens;
 constexpr size_t kMaxSignatureHits = 4096;
+// Consistent token tables tried: a real image has one, and each costs a
+// scan of .rodata for its marker array.
+constexpr size_t kMaxTokenTables = 8;
 constexpr size_t kMaxMarkerCandidates = 256;
 constexpr size_t kMaxNameTables = 8;
 
@@ -489,8 +492,9 @@ uint64_t marker_at(const Rodata& ro, size_t off, uint32_t width) {
   return width == 8 ? ro.r.at<uint64_t>(off) : ro.r.at<uint32_t>(off);
 }
 
-// The token tables in .rodata whose index confirms every token's offset.
-std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many) {
+// The token tables in .rodata whose index confirms every token's offset:
+// the first kMaxTokenTables of them (`tables_cut` when there were more).
+std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many, bool& tables_cut) {
   static constexpr char kDigits[] = "0\0" "1\0" "2\0" "3\0" "4\0" "5\0" "6\0" "7\0" "8\0" "9";
   const std::string_view signature(kDigits, sizeof kDigits);  // with the last NUL
   const std::string_view hay(ro.chars(0), ro.size);
@@ -535,6 +539,11 @@ std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many) {
         tables.push_back(t);
         break;
       }
+    }
+    if (tables.size() > kMaxTokenTables) {
+      tables.pop_back();
+      tables_cut = true;
+      break;
     }
   }
   return tables;
@@ -714,8 +723,8 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
   }
   const Rodata ro = rodata_of(a, *rodata);
 
-  bool too_many = false;
-  const std::vector<TokenTable> tables = find_token_tables(ro, too_many);
+  bool too_many = false, tables_cut = false;
+  const std::vector<TokenTable> tables = find_token_tables(ro, too_many, tables_cut);
   if (tables.empty()) {
     why = too_many ? "more than 4096 \"0\"..\"9\" token runs in .rodata, none a kallsyms token table so far"
                    : "no kallsyms token table in .rodata (no \"0\"..\"9\" single-character tokens with a matching "
@@ -741,7 +750,10 @@ std::optional<detail::ImageKallsyms> locate(const Artifact& a, std::string& why,
   if (names.empty()) {
     why = "kallsyms token table at .rodata+" + hex(tables.front().start) + ", but " +
           (work.exhausted ? std::string("gave up checking name streams (too many inconsistent candidates)")
-                          : std::string("no symbol count, name stream and marker array consistent with it"));
+                          : std::string("no symbol count, name stream and marker array consistent with it")) +
+          (tables_cut ? " (nor with the next " + std::to_string(kMaxTokenTables - 1) +
+                            " token tables; more were not tried)"
+                      : std::string());
     return std::nullopt;
   }
 
