@@ -153,6 +153,27 @@ TEST(OpenInput, SectionLookupsFindTheFirstOfANameOrIndex) {
   EXPECT_TRUE(copy.is_kernel_module());
 }
 
+// Walk audit T13: the banner ends at its newline, at any other control
+// byte (it is printed as it is) or after 512 bytes, however far the
+// section runs without one.
+TEST(OpenInput, KernelBannerIsOneBoundedLine) {
+  const auto banner_of = [](const std::string& rodata) {
+    auto opened =
+        open_bytes("vmlinux", make_elf({{".rodata", Bytes(rodata.begin(), rodata.end())}, {".BTF", small_btf()}}));
+    EXPECT_TRUE(opened.artifact) << opened.error;
+    return std::pair(kernel_image_banner(*opened.artifact), kernel_image_release(*opened.artifact));
+  };
+  const auto [plain, release] = banner_of(std::string("junk\0Linux version 6.1.0-56-cloud-amd64 (gcc-12)\nrest", 53));
+  EXPECT_EQ(plain, "Linux version 6.1.0-56-cloud-amd64 (gcc-12)");
+  EXPECT_EQ(release, "6.1.0-56-cloud-amd64");
+  const auto [endless, endless_release] = banner_of("Linux version 6.1.0" + std::string(1 << 20, 'x'));
+  ASSERT_TRUE(endless);
+  EXPECT_EQ(endless->size(), 512u);
+  EXPECT_EQ(endless_release->size(), 512u - std::string("Linux version ").size());
+  const auto [escaped, _] = banner_of("Linux version 6.1.0 \x1b[2J(gcc)");
+  EXPECT_EQ(escaped, "Linux version 6.1.0 ");
+}
+
 TEST(OpenInput, SysfsModuleBlobImpliesTheVmlinuxBase) {
   auto opened = open_bytes("/sys/kernel/btf/ext4", small_btf());
   ASSERT_TRUE(opened.artifact);
