@@ -76,6 +76,18 @@ TEST(HostileWalks, SymbolNamesStayInTheStringTable) {
   EXPECT_LT(r.max_rss_mb, 200);
 }
 
+// T1: a raw BTF of an INT and 40,000 byte-identical PTR records. The
+// index of records by content walked every copy for each: 26.6 s at
+// ac91e86, 0.03 s with one entry per distinct content.
+TEST(HostileWalks, ByteIdenticalCopiesAreFoundByContent) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 40000; ++i) b.add_ptr(1);
+  const auto r = run_cli_measured({"check", "--only", "xc", write_input("copies.btf", b.build())}, 5, 1024);
+  ASSERT_EQ(r.signal, 0) << "CPU " << r.cpu_seconds << " s";
+  EXPECT_NE(r.out.find("XC-DEDUP-001: 39999"), std::string::npos) << r.out.substr(r.out.size() - 400);
+}
+
 // T12: a stripped image whose .rodata holds 2 MB of 0xff, then 4,096
 // consistent kallsyms token tables and nothing else. Every table scanned
 // .rodata for its marker array: 42.2 s at ac91e86; 0.04 s trying the

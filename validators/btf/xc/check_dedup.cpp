@@ -34,16 +34,9 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return x ^ (x >> 31);
 }
 
-uint64_t hash_bytes(const uint8_t* p, size_t n) {
-  return std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(p), n));
-}
-
 size_t record_size(TypeRef t) { return kTypeRecordSize + payload_size(t.kind(), t.vlen()).value_or(0); }
 
-bool same_bytes(TypeRef a, TypeRef b) {
-  const size_t n = record_size(a);
-  return n == record_size(b) && std::memcmp(a.bytes(), b.bytes(), n) == 0;
-}
+std::string_view record_bytes(TypeRef t) { return {reinterpret_cast<const char*>(t.bytes()), record_size(t)}; }
 
 // The type ids a record refers to, in order.
 template <typename Fn>
@@ -305,11 +298,14 @@ class DedupChecker {
 
 }  // namespace
 
+// One entry per distinct record content, the lowest id that has it (ids
+// are visited in order): find() is then one lookup however many copies a
+// blob holds, where walking every copy of a content made N copies cost N^2.
 RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
-  by_hash_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
+  first_of_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
   for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
-    if (!t.is_void()) by_hash_.emplace(hash_bytes(t.bytes(), record_size(t)), id);
+    if (!t.is_void()) first_of_.try_emplace(record_bytes(t), id);
   }
 }
 
@@ -319,11 +315,8 @@ const NameIndex& RecordIndex::names() const {
 }
 
 uint32_t RecordIndex::find(TypeRef t) const {
-  uint32_t found = 0;
-  const auto [from, to] = by_hash_.equal_range(hash_bytes(t.bytes(), record_size(t)));
-  for (auto it = from; it != to; ++it)
-    if ((!found || it->second < found) && same_bytes(btf_.type(it->second), t)) found = it->second;
-  return found;
+  const auto it = first_of_.find(record_bytes(t));
+  return it == first_of_.end() ? 0 : it->second;
 }
 
 void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {

@@ -65,7 +65,7 @@ class RecordIndex {
  private:
   const Btf& btf_;
   uint32_t first_id_;
-  std::unordered_multimap<uint64_t, uint32_t> by_hash_;
+  std::unordered_map<std::string_view, uint32_t> first_of_;  // record bytes -> lowest id
   mutable std::once_flag names_once_;
   mutable std::optional<NameIndex> names_;
 };
