@@ -81,7 +81,7 @@ class DedupChecker {
  private:
   std::string label(uint32_t id) const {
     const TypeRef t = btf_.type(id);
-    const std::string_view name = btf_.name_of(t.name_off());
+    const std::string_view name = bounded_name(btf_, t.name_off(), kPrintedName);
     return std::string(kind_name(t.kind())) + " " + std::to_string(id) +
            (name.empty() ? std::string(" (anon)") : " '" + printable(name) + "'");
   }
@@ -158,7 +158,13 @@ class DedupChecker {
     return h;
   }
 
-  uint64_t hash_name(uint32_t off) const { return std::hash<std::string_view>()(btf_.name_of(off)); }
+  // A cut name (see name_key) hashes with its offset: hashing each whole
+  // would cost records x length.
+  uint64_t hash_name(uint32_t off) const {
+    const NameKey k = name_key(btf_, off);
+    const uint64_t h = std::hash<std::string_view>()(k.name);
+    return k.off ? mix(h, k.off) : h;
+  }
 
   // XC-DEDUP-002 and -004.
   void equivalent_records(const std::vector<uint32_t>& first_copy) {
@@ -216,17 +222,18 @@ class DedupChecker {
 
   // XC-DEDUP-003: FWD beside a definition of the same name and kind.
   void forward_declarations() {
-    std::unordered_set<std::string_view> structs, unions;
+    std::unordered_set<NameKey, NameKeyHash> structs, unions;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
-      if (t.kind() == kStruct) structs.insert(btf_.name_of(t.name_off()));
-      if (t.kind() == kUnion) unions.insert(btf_.name_of(t.name_off()));
+      if (t.kind() == kStruct) structs.insert(name_key(btf_, t.name_off()));
+      if (t.kind() == kUnion) unions.insert(name_key(btf_, t.name_off()));
     }
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kFwd) continue;
-      const std::string_view name = btf_.name_of(t.name_off());
-      if (name.empty() || !(t.kflag() ? unions : structs).contains(name)) continue;
+      const NameKey key = name_key(btf_, t.name_off());
+      const std::string_view name = key.name;
+      if (name.empty() || !(t.kflag() ? unions : structs).contains(key)) continue;
       ++stats_.fwd_with_definition;
       findings_.emit(rules::DEDUP_003, type_location(in_, id),
                      "forward declaration of " + std::string(t.kflag() ? "union" : "struct") + " '" +
