@@ -7,11 +7,16 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "fuzz/fuzz_support.h"
+#include "input/symbols.h"
 #include "synth/btf_builder.h"
 #include "synth/elf_writer.h"
 #include "tests/support/measured_run.h"
@@ -280,6 +285,64 @@ TEST(HostileWalks, KallsymsTokenTablesAreCapped) {
   ASSERT_EQ(r.signal, 0) << "CPU " << r.cpu_seconds << " s";
   EXPECT_EQ(r.status, 0) << r.err;
 }
+
+// The reproducers and seeds tools/walk-audit-inputs wrote (regress/fuzz_input,
+// fuzz/corpus) through the code of the fuzz targets that reach them, each
+// in a child under the limits of tools/fuzz-smoke (10 s, 2,560 MB): the
+// fuzz smoke test replays them only where clang-14 builds the targets.
+class WalkAuditInputs : public ::testing::TestWithParam<std::string> {};
+
+std::vector<std::string> walk_audit_inputs() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const char* dir : {"regress/fuzz_input", "fuzz/corpus/fuzz_input", "fuzz/corpus/fuzz_btf_xc",
+                          "fuzz/corpus/fuzz_kallsyms"})
+    for (const auto& e : fs::directory_iterator(fs::path(ELFMETA_SOURCE_DIR) / dir))
+      if (e.path().filename().string().starts_with("walk-")) out.push_back(std::string(dir) + "/" + e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_P(WalkAuditInputs, RunCleanThroughTheirFuzzTarget) {
+  const std::string path = std::string(ELFMETA_SOURCE_DIR) + "/" + GetParam();
+  const std::string bytes = slurp(path);
+  ASSERT_FALSE(bytes.empty()) << path;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const rlimit cpu{10, 10}, as{2560ul << 20, 2560ul << 20};
+    ::setrlimit(RLIMIT_CPU, &cpu);
+    ::setrlimit(RLIMIT_AS, &as);
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    if (GetParam().find("fuzz_btf_xc") != std::string::npos) {  // fuzz_btf_xc.cpp
+      NullSink sink;
+      fuzz::check_xc_input(data, bytes.size(), sink);
+    } else if (GetParam().find("fuzz_kallsyms") != std::string::npos) {  // fuzz_kallsyms.cpp
+      std::string why;
+      input::symbols_from_kallsyms_text(bytes, "fuzz", why);
+      auto opened = input::open_bytes("fuzz", fuzz::linked_elf({{".rodata", {data, data + bytes.size()}, SHF_ALLOC},
+                                                                 {"__ksymtab", std::vector<uint8_t>(16, 0), SHF_ALLOC}},
+                                                                ET_EXEC));
+      if (opened.artifact) input::symbols_from_image_kallsyms(*opened.artifact, why);
+    } else {  // fuzz_input.cpp
+      auto opened = input::open_bytes("fuzz", std::vector<uint8_t>(data, data + bytes.size()));
+      if (!opened.artifact) ::_exit(3);
+      fuzz::check_everything(*opened.artifact);
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << GetParam() << ": " << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                                     : "exit " + std::to_string(WEXITSTATUS(status)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, WalkAuditInputs, ::testing::ValuesIn(walk_audit_inputs()), [](const auto& info) {
+  std::string name = info.param;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+});
 
 }  // namespace
 }  // namespace elfmeta::testing
