@@ -434,7 +434,7 @@ void render_btf(const Btf& btf, uint32_t id, Rendered& r, int depth) {
       if (k == kConst) quals |= kQualConst;
       else if (k == kVolatile) quals |= kQualVolatile;
       else if (k == kRestrict) quals |= kQualRestrict;
-      else if (k == kTypeTag) tags.push_back(btf.name_of(t.name_off()));
+      else if (k == kTypeTag) tags.push_back(xc_name(btf, t.name_off()));
       else if (k == kArray) {
         dims = mul_saturating(dims.value_or(1), t.payload(2));
         id = t.payload(0);
@@ -447,7 +447,7 @@ void render_btf(const Btf& btf, uint32_t id, Rendered& r, int depth) {
       r.tokens.push_back({Tok::Void, 0, {}});
       return;
     }
-    const std::string_view name = btf.name_of(t.name_off());
+    const std::string_view name = xc_name(btf, t.name_off());
     switch (t.kind()) {
       case kPtr:
         r.tokens.push_back({Tok::Ptr, 0, {}});
@@ -501,7 +501,7 @@ void annotation_tags(Dwarf_Die* die, bool pointer_form, std::vector<std::string_
     const std::string_view what = die_name(&c);
     if (what != (pointer_form ? "btf_type_tag" : "btf:type_tag")) continue;
     Dwarf_Attribute attr;
-    if (const char* v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &attr))) tags.push_back(v);
+    if (const char* v = dwarf_formstring(dwarf_attr(&c, DW_AT_const_value, &attr))) tags.push_back(dwarf_name(v));
   } while (++n < 64 && dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -582,7 +582,7 @@ void render_dwarf(Dwarf_Die* start, Rendered& r, int depth) {
       r.tokens.push_back({Tok::Void, 0, {}});
       return;
     }
-    const std::string_view name = die_name(&die);
+    const std::string_view name = dwarf_name(die_name(&die));
     switch (tag) {
       case DW_TAG_pointer_type:
         r.tokens.push_back({Tok::Ptr, 0, {}});
@@ -649,17 +649,17 @@ std::string describe(const std::vector<Token>& toks) {
         if (t.num & kQualVolatile) s += "volatile ";
         if (t.num & kQualRestrict) s += "restrict ";
         break;
-      case Tok::Tag: sep(); s += "__tag(" + std::string(t.text) + ") "; break;
+      case Tok::Tag: sep(); s += "__tag(" + printable(t.text) + ") "; break;
       case Tok::Dims: sep(); s += "[" + std::to_string(t.num) + "] "; break;
       case Tok::Ptr: sep(); s += "*"; break;
-      case Tok::Base: sep(); s += std::string(t.text) + "/" + std::to_string(t.num); break;
+      case Tok::Base: sep(); s += printable(t.text) + "/" + std::to_string(t.num); break;
       case Tok::Named:
       case Tok::Anon:
         sep();
         s += t.num == kAggUnion ? "union " : t.num == kAggEnum ? "enum " : "struct ";
-        s += t.tok == Tok::Anon ? "(anon)" : std::string(t.text);
+        s += t.tok == Tok::Anon ? "(anon)" : printable(t.text);
         break;
-      case Tok::Typedef: sep(); s += std::string(t.text); break;
+      case Tok::Typedef: sep(); s += printable(t.text); break;
       case Tok::Proto: sep(); s += "fn/" + std::to_string(t.num) + "("; break;
       case Tok::Varargs: sep(); s += "..."; break;
       case Tok::Other: sep(); s += "?" + std::to_string(t.num); break;
@@ -962,7 +962,7 @@ class Comparer {
         return std::to_string(x);
       };
       if (v.value != dv || !fits)
-        diff("enumerator '" + std::string(bname) + "' is " + show(v.value, t.kflag(), wide) + " in BTF, " +
+        diff("enumerator '" + printable(bname) + "' is " + show(v.value, t.kflag(), wide) + " in BTF, " +
              show(values[i].value, values[i].negative, true) + " in DWARF");
     }
   }
@@ -1196,7 +1196,7 @@ std::string changed_abi(Dwarf_Die* fn, uint16_t machine) {
     }
     const auto reg = entry_register(at, *entry, single_ok);
     if (!reg || *reg == expected) return;
-    why = "parameter " + std::to_string(index) + " '" + std::string(die_name(&p)) + "' arrives in " +
+    why = "parameter " + std::to_string(index) + " '" + printable(die_name(&p)) + "' arrives in " +
           x86_64_register(*reg) + ", not in " + x86_64_register(expected) + " as the prototype has it";
   });
   return why;
