@@ -128,12 +128,22 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     error = a.path + ": no section name table (" + std::string(elf_errmsg(-1)) + ")";
     return false;
   }
+  // Section names are copies (Section::name is a std::string): whole while
+  // the names copied stay within a budget no real file reaches (four times
+  // the file's size, for names that share a tail; plus 1 MiB), then cut at
+  // kCutSectionName bytes. S headers that all name one L-byte string would
+  // otherwise cost S x L (2,000 sections of one 1 MB name: 2 GB).
+  constexpr size_t kCutSectionName = 256;
+  uint64_t name_budget = 4 * uint64_t{bytes->size()} + (uint64_t{1} << 20);
   for (Elf_Scn* scn = elf_nextscn(handle->elf, nullptr); scn; scn = elf_nextscn(handle->elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh)) continue;
     Section s;
-    const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name);
-    s.name = name ? name : "";
+    if (const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name)) {  // NUL-terminated: libelf checks
+      const size_t n = name_budget ? std::strlen(name) : strnlen(name, kCutSectionName);
+      s.name.assign(name, std::min<uint64_t>(n, std::max<uint64_t>(name_budget, kCutSectionName)));
+      name_budget -= std::min<uint64_t>(name_budget, s.name.size());
+    }
     s.index = static_cast<uint32_t>(elf_ndxscn(scn));
     s.type = sh.sh_type;
     s.flags = sh.sh_flags;
