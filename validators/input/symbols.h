@@ -81,7 +81,7 @@ class SymbolIndex {
   void finish();
   const std::vector<Symbol>& symbols() const { return symbols_; }
   // The text symbols in address order with their role: compact, for passes
-  // over every function of a kernel (a Symbol is 48 bytes, a CodeStart 24).
+  // over every function of a kernel (a Symbol is 40 bytes, a CodeStart 24).
   const std::vector<CodeStart>& code_starts() const;
   // The first symbol of that name, or null.
   const Symbol* find(std::string_view name) const;
@@ -124,11 +124,11 @@ enum class SymtabFilter : uint8_t { All, Functions };
 std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
 
 // The same symbols, in address order, with their names left in the string
-// table: 32 bytes each and no string built, for a pass over every function
-// of a large program (a Symbol is 64 bytes, and building 20,000 of them is
-// most of the memory the SFrame check of a 20,000-function program
-// touches). Valid while the artifact is. Names are bounded as SymbolName's
-// are (kMaxSymbolName).
+// table: 32 bytes each, for a pass over every function of a large program
+// (a Symbol was 64 bytes with a copied name when building 20,000 of them
+// was most of the memory the SFrame check of a 20,000-function program
+// touched; it is 40 now, with its name a view too). Valid while the
+// artifact is. Names are read as SymbolName's are (kMaxSymbolName).
 struct SymtabSymbol {
   uint64_t address = 0, size = 0;
   uint32_t name = 0;     // offset in the string table
