@@ -379,6 +379,51 @@ TEST(SymbolIndex, SameAddressKeepsAddOrder) {
   EXPECT_EQ(index.find("_stext"), &index.symbols()[1]);
 }
 
+// Names are views into storage the index keeps: they outlive the text or
+// the Symbol they were added from, and a copy of the index (a test editing
+// symbols) keeps them alive after the original is gone.
+TEST(SymbolIndex, NamesOutliveTheirSourceAndTheOriginal) {
+  std::optional<SymbolIndex> copy;
+  {
+    std::string name = "from_a_temporary";
+    SymbolIndex index;
+    index.add({name, 0x10, 0, 'T', 0});
+    name.assign(name.size(), 'x');
+    std::string error;
+    std::string text = "ffffffff81000000 T from_text\n";
+    auto from_text = symbols_from_kallsyms_text(text, "kallsyms", error);
+    ASSERT_TRUE(from_text) << error;
+    text.assign(text.size(), 'x');
+    for (const Symbol& s : from_text->symbols()) index.add(s);
+    index.finish();
+    copy.emplace(index);
+    copy->add({std::string("added_to_the_copy"), 0x30, 0, 'T', 0});  // does not touch the original's names
+    EXPECT_NE(index.find("from_a_temporary"), nullptr);
+  }
+  copy->finish();
+  ASSERT_EQ(copy->size(), 3u);
+  EXPECT_NE(copy->find("from_a_temporary"), nullptr);
+  EXPECT_NE(copy->find("from_text"), nullptr);
+  EXPECT_NE(copy->find("added_to_the_copy"), nullptr);
+}
+
+// A name longer than kMaxSymbolName is kept as its first kMaxSymbolName + 1
+// bytes: measuring it never reads further, whatever the string table holds.
+TEST(SymbolIndex, LongNamesAreCutAtTheBound) {
+  const std::vector<SymSpec> syms = {{std::string(5000, 'a'), 0x1000, 8, STB_GLOBAL, STT_FUNC, 1},
+                                     {"short", 0x1010, 8, STB_GLOBAL, STT_FUNC, 1}};
+  const auto artifact = open_elf(object_with_symbols(syms, true));
+  ASSERT_TRUE(artifact);
+  const auto index = symbols_from_symtab(*artifact);
+  ASSERT_TRUE(index);
+  ASSERT_EQ(index->size(), 2u);
+  EXPECT_EQ(index->symbols()[0].name.size(), kMaxSymbolName + 1);
+  EXPECT_TRUE(index->symbols()[0].name.cut());
+  EXPECT_EQ(index->symbols()[1].name, "short");
+  EXPECT_FALSE(index->symbols()[1].name.cut());
+  EXPECT_EQ(index->find(std::string(kMaxSymbolName + 1, 'a')), &index->symbols()[0]);
+}
+
 // ---------------------------------------------------------------------------
 // /proc/kallsyms and System.map text
 
@@ -810,6 +855,29 @@ TEST(ImageKallsymsHostile, RepeatedDigitTokensAndMarkerLikeRuns) {
     // The genuine tables behind the runs are still found.
     ASSERT_TRUE(index) << why;
     EXPECT_EQ(index->size(), 2000u + 11);
+  }
+}
+
+// Walk audit T12: each consistent token table costs a scan of .rodata for
+// its marker array; a real image has one, and only the first eight are
+// tried. The reason says more were left.
+TEST(ImageKallsymsHostile, OnlyTheFirstEightTokenTablesAreTried) {
+  Bytes table;
+  std::vector<uint16_t> index;
+  for (int c = 0; c < 256; ++c) {
+    index.push_back(static_cast<uint16_t>(table.size()));
+    if (c == 0) table.push_back('z');
+    table.push_back(static_cast<uint8_t>(c ? c : 'z'));
+    table.push_back(0);
+  }
+  while (table.size() % 8) table.push_back(0);
+  for (const uint16_t i : index) append(table, i);
+  for (const size_t tables : {8u, 9u, 100u}) {
+    Bytes rodata(4096, 0xff);
+    for (size_t i = 0; i < tables; ++i) rodata.insert(rodata.end(), table.begin(), table.end());
+    std::string why;
+    EXPECT_FALSE(decode_rodata(rodata, why));
+    EXPECT_EQ(why.find("more were not tried") != std::string::npos, tables > 8) << tables << ": " << why;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -128,12 +129,22 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     error = a.path + ": no section name table (" + std::string(elf_errmsg(-1)) + ")";
     return false;
   }
+  // Section names are copies (Section::name is a std::string): whole while
+  // the names copied stay within a budget no real file reaches (four times
+  // the file's size, for names that share a tail; plus 1 MiB), then cut at
+  // kCutSectionName bytes. S headers that all name one L-byte string would
+  // otherwise cost S x L (2,000 sections of one 1 MB name: 2 GB).
+  constexpr size_t kCutSectionName = 256;
+  uint64_t name_budget = 4 * uint64_t{bytes->size()} + (uint64_t{1} << 20);
   for (Elf_Scn* scn = elf_nextscn(handle->elf, nullptr); scn; scn = elf_nextscn(handle->elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh)) continue;
     Section s;
-    const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name);
-    s.name = name ? name : "";
+    if (const char* name = elf_strptr(handle->elf, shstrndx, sh.sh_name)) {  // NUL-terminated: libelf checks
+      const size_t n = name_budget ? std::strlen(name) : strnlen(name, kCutSectionName);
+      s.name.assign(name, std::min<uint64_t>(n, std::max<uint64_t>(name_budget, kCutSectionName)));
+      name_budget -= std::min<uint64_t>(name_budget, s.name.size());
+    }
     s.index = static_cast<uint32_t>(elf_ndxscn(scn));
     s.type = sh.sh_type;
     s.flags = sh.sh_flags;
@@ -159,6 +170,7 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
       if (!gelf_getphdr(handle->elf, static_cast<int>(i), &ph)) continue;
       a.segments.push_back({ph.p_type, ph.p_flags, ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz, ph.p_align});
     }
+  a.index_sections();
   a.content = *bytes;
   a.storage.push_back(bytes);
   a.storage.push_back(handle);
@@ -264,25 +276,76 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
 
 }  // namespace
 
+namespace {
+uint64_t name_hash(std::string_view n) { return std::hash<std::string_view>()(n); }
+bool has_module_sections(const Artifact& a) {
+  return a.section(".gnu.linkonce.this_module") || a.section(".modinfo");
+}
+bool has_vmlinux_sections(const Artifact& a) {
+  return a.section("__ksymtab") || a.section(".BTF") || a.section("__ksymtab_strings");
+}
+}  // namespace
+
+void Artifact::index_sections() {
+  lookup_ = SectionLookup{};
+  for (size_t pos = 0; pos < sections.size(); ++pos) {
+    const uint32_t index = sections[pos].index;
+    // ELF indexes run 1..e_shnum in the reader; a hand-built artifact's
+    // wilder index is left to the linear search.
+    if (index > sections.size()) return;
+    if (index >= lookup_.by_index.size()) lookup_.by_index.resize(size_t{index} + 1, 0);
+    if (!lookup_.by_index[index]) lookup_.by_index[index] = static_cast<uint32_t>(pos + 1);
+    lookup_.by_name.emplace_back(name_hash(sections[pos].name), static_cast<uint32_t>(pos));
+  }
+  std::sort(lookup_.by_name.begin(), lookup_.by_name.end());
+  // Keep the first position of each name: within a run of equal hashes the
+  // names differ only by a collision, so the run keeps one entry per name.
+  std::vector<std::pair<uint64_t, uint32_t>> firsts;
+  firsts.reserve(lookup_.by_name.size());
+  size_t run = 0;  // where the current hash's entries start in `firsts`
+  for (const auto& entry : lookup_.by_name) {
+    if (firsts.empty() || firsts.back().first != entry.first) run = firsts.size();
+    const std::string& n = sections[entry.second].name;
+    bool seen = false;
+    for (size_t k = run; k < firsts.size() && !seen; ++k) seen = sections[firsts[k].second].name == n;
+    if (!seen) firsts.push_back(entry);
+  }
+  lookup_.by_name = std::move(firsts);
+  lookup_.indexed = sections.size();
+  lookup_.module_sections = has_module_sections(*this);
+  lookup_.vmlinux_sections = has_vmlinux_sections(*this);
+}
+
 const Section* Artifact::section(std::string_view n) const {
-  for (const auto& s : sections)
-    if (s.name == n) return &s;
+  if (!indexed()) {
+    for (const auto& s : sections)
+      if (s.name == n) return &s;
+    return nullptr;
+  }
+  const uint64_t h = name_hash(n);
+  for (auto it = std::lower_bound(lookup_.by_name.begin(), lookup_.by_name.end(), std::pair<uint64_t, uint32_t>(h, 0));
+       it != lookup_.by_name.end() && it->first == h; ++it)
+    if (sections[it->second].name == n) return &sections[it->second];
   return nullptr;
 }
 
 const Section* Artifact::section_at(uint32_t index) const {
-  for (const auto& s : sections)
-    if (s.index == index) return &s;
-  return nullptr;
+  if (!indexed()) {
+    for (const auto& s : sections)
+      if (s.index == index) return &s;
+    return nullptr;
+  }
+  const uint32_t pos = index < lookup_.by_index.size() ? lookup_.by_index[index] : 0;
+  return pos ? &sections[pos - 1] : nullptr;
 }
 
 bool Artifact::is_kernel_module() const {
-  return kind == ArtifactKind::Elf && (section(".gnu.linkonce.this_module") || section(".modinfo"));
+  return kind == ArtifactKind::Elf && (indexed() ? lookup_.module_sections : has_module_sections(*this));
 }
 
 bool Artifact::is_vmlinux() const {
   return kind == ArtifactKind::Elf && elf_type == ET_EXEC && !is_kernel_module() &&
-         (section("__ksymtab") || section(".BTF") || section("__ksymtab_strings"));
+         (indexed() ? lookup_.vmlinux_sections : has_vmlinux_sections(*this));
 }
 
 OpenResult open_bytes(std::string path, std::vector<uint8_t> bytes, const OpenOptions& options) {

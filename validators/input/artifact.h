@@ -60,13 +60,35 @@ struct Artifact {
   // For /sys/kernel/btf/<module>: the blob its split BTF continues.
   std::optional<std::string> implied_btf_base;
 
+  // The first section of that name, or of that ELF index: O(1) once
+  // index_sections() has run (checks look sections up per symbol, per
+  // relocation and per record, and libelf accepts hundreds of thousands of
+  // sections); a linear search otherwise.
   const Section* section(std::string_view name) const;
   const Section* section_at(uint32_t index) const;  // by ELF index
   bool is_kernel_module() const;  // a .ko: has .gnu.linkonce.this_module or .modinfo
   bool is_vmlinux() const;        // an executable kernel image: has __ksymtab or .BTF and no module info
+  // Builds the lookups above once `sections` is complete (the ELF reader
+  // calls it). Sections added, removed or renamed afterwards (tests edit
+  // artifacts) are not indexed: a different section count makes every
+  // lookup linear again; a rename is not noticed.
+  void index_sections();
 
   // Keeps the bytes (file contents, decompressed data, libelf state) alive.
   std::vector<std::shared_ptr<const void>> storage;
+
+ private:
+  // Positions in `sections`, which a copy of the artifact shares with the
+  // original (pointers would not be).
+  struct SectionLookup {
+    size_t indexed = SIZE_MAX;  // sections.size() when built; SIZE_MAX: never built
+    std::vector<uint32_t> by_index;  // ELF index -> position + 1 (0: no section)
+    // (hash of the name, position) of the first section of each name, sorted.
+    std::vector<std::pair<uint64_t, uint32_t>> by_name;
+    bool module_sections = false, vmlinux_sections = false;
+  };
+  bool indexed() const { return lookup_.indexed == sections.size(); }
+  SectionLookup lookup_;
 };
 
 struct OpenResult {

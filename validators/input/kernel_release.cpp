@@ -29,6 +29,14 @@ std::optional<std::string> module_vermagic_release(const Artifact& a) {
   return vermagic->substr(0, vermagic->find(' '));
 }
 
+// The banner is "Linux version %s (%s@%s) (%s) %s\n" of the release,
+// the builder, the host, the compiler and the version: each a uname field
+// of at most 64 bytes (__NEW_UTS_LEN) but the compiler's, about 100 in real
+// builds. A longer line is cut: the banner ends up in notes and in the
+// reason a kernel profile was chosen, and a hostile .rodata may hold no
+// newline for megabytes.
+constexpr size_t kMaxBanner = 512;
+
 std::optional<std::string> kernel_image_banner(const Artifact& a) {
   constexpr std::string_view kBanner = "Linux version ";
   for (const char* name : {".rodata", ".init.rodata"}) {
@@ -39,9 +47,11 @@ std::optional<std::string> kernel_image_banner(const Artifact& a) {
       const size_t start = at + kBanner.size();
       // The banner itself, not a format string such as "Linux version %s".
       if (start >= text.size() || text[start] < '0' || text[start] > '9') continue;
-      // The line ends at its newline, its NUL, or the section's end.
-      const size_t end = std::min(text.find_first_of(std::string_view("\n\0", 2), start), text.size());
-      return std::string(text.substr(at, end - at));
+      // The line ends at its newline (or any other control byte: it is
+      // printed as it is), its NUL, the section's end or the cap.
+      const std::string_view line = text.substr(at, kMaxBanner);
+      const auto end = std::find_if(line.begin(), line.end(), [](char c) { return uint8_t(c) < 0x20 || c == 0x7f; });
+      return std::string(line.begin(), end);
     }
   }
   return std::nullopt;

@@ -62,10 +62,9 @@ std::optional<ElfSymbolRef> elf_symbol(const Artifact& a, const Section& symtab,
   }
   sym.type = info & 0xf;
   sym.bind = info >> 4;
-  if (const Section* strtab = a.section_at(symtab.link); strtab && name < strtab->data.size()) {
-    const auto* p = reinterpret_cast<const char*>(strtab->data.data()) + name;
-    sym.name.assign(p, strnlen(p, strtab->data.size() - name));
-  }
+  if (const Section* strtab = a.section_at(symtab.link); strtab && name < strtab->data.size())
+    sym.name = bounded_symbol_name(reinterpret_cast<const char*>(strtab->data.data()) + name,
+                                   strtab->data.size() - name);
   return sym;
 }
 

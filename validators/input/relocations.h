@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "input/artifact.h"
+#include "input/symbol_name.h"
 
 namespace elfmeta::input {
 
@@ -22,7 +23,7 @@ struct Relocation {
 };
 
 struct ElfSymbolRef {
-  std::string name;
+  SymbolName name;  // a view into the string table: valid while the artifact is
   uint64_t value = 0;
   uint32_t section = 0;  // st_shndx
   uint8_t type = 0;      // STT_*

@@ -50,6 +50,13 @@ void sort_by_address(std::vector<T>& items, AddressOf address_of) {
 
 }  // namespace
 
+void SymbolIndex::add(Symbol s) {
+  if (!copied_names_) copied_names_ = std::make_shared<std::deque<std::string>>();
+  // A deque never moves its strings, so earlier views stay valid.
+  s.name = SymbolName(copied_names_->emplace_back(s.name));
+  add_in_place(s);
+}
+
 void SymbolIndex::finish() {
   const auto by_address = [](const Symbol& a, const Symbol& b) { return a.address < b.address; };
   if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_address)) {  // kallsyms and the symtab reader already are
@@ -260,15 +267,18 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter f
   if (!table) return std::nullopt;
   SymbolIndex index;
   index.origin = "symtab";
+  // The names stay in the string table: the index keeps the artifact's
+  // bytes (the file, libelf's decompressed sections) alive instead.
+  for (const auto& storage : a.storage) index.keep(storage);
   index.reserve(table->symbols.size());
   for (const SymtabSymbol& k : table->symbols) {
     Symbol s;
-    s.name = std::string(table->name(k));
+    s.name = table->name(k);
     s.address = k.address;
     s.size = k.size;
     s.type = k.type;
     s.section = k.section;
-    index.add(std::move(s));
+    index.add_in_place(s);
   }
   index.finish();
   return index;
@@ -327,15 +337,21 @@ LineKind parse_kallsyms_line(std::string_view line, Symbol& out) {
     return LineKind::Module;
   }
   out.type = type[0];
-  out.name = std::string(name);
+  out.name = SymbolName(name.substr(0, kMaxSymbolName + 1));  // a view into the text the index keeps
   return LineKind::Symbol;
 }
 
 }  // namespace
 
-std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std::string origin, std::string& error) {
+namespace {
+
+// The names are views into `kept`, which the index keeps.
+std::optional<SymbolIndex> kallsyms_index(std::shared_ptr<const std::string> kept, std::string origin,
+                                          std::string& error) {
+  const std::string_view text = *kept;
   SymbolIndex index;
   index.origin = std::move(origin);
+  index.keep(kept);
   size_t malformed = 0, modules = 0;
   bool any_address = false;
   for (size_t pos = 0; pos < text.size();) {
@@ -351,7 +367,7 @@ std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std
       case LineKind::Module: ++modules; break;
       case LineKind::Symbol:
         any_address = any_address || s.address != 0;
-        index.add(std::move(s));
+        index.add_in_place(s);
         break;
     }
   }
@@ -375,6 +391,12 @@ std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std
   return index;
 }
 
+}  // namespace
+
+std::optional<SymbolIndex> symbols_from_kallsyms_text(std::string_view text, std::string origin, std::string& error) {
+  return kallsyms_index(std::make_shared<const std::string>(text), std::move(origin), error);
+}
+
 std::optional<SymbolIndex> symbols_from_kallsyms_file(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -395,7 +417,7 @@ std::optional<SymbolIndex> symbols_from_kallsyms_file(const std::string& path, s
     error = path + ": read error";
     return std::nullopt;
   }
-  return symbols_from_kallsyms_text(text, path, error);
+  return kallsyms_index(std::make_shared<const std::string>(std::move(text)), path, error);
 }
 
 // ---------------------------------------------------------------------------
@@ -421,6 +443,9 @@ constexpr uint32_t kMaxNameTokens = 1024;      // KSYM_NAME_LEN is 512 (6.1+), t
 constexpr size_t kMaxNameChars = 1024;
 constexpr size_t kMaxEntryBytes = 2 + kMaxNameTokens;
 constexpr size_t kMaxSignatureHits = 4096;
+// Consistent token tables tried: a real image has one, and each costs a
+// scan of .rodata for its marker array.
+constexpr size_t kMaxTokenTables = 8;
 constexpr size_t kMaxMarkerCandidates = 256;
 constexpr size_t kMaxNameTables = 8;
 
@@ -470,8 +495,9 @@ uint64_t marker_at(const Rodata& ro, size_t off, uint32_t width) {
   return width == 8 ? ro.r.at<uint64_t>(off) : ro.r.at<uint32_t>(off);
 }
 
-// The token tables in .rodata whose index confirms every token's offset.
-std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many) {
+// The token tables in .rodata whose index confirms every token's offset:
+// the first kMaxTokenTables of them (`tables_cut` when there were more).
+std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many, bool& tables_cut) {
   static constexpr char kDigits[] = "0\0" "1\0" "2\0" "3\0" "4\0" "5\0" "6\0" "7\0" "8\0" "9";
   const std::string_view signature(kDigits, sizeof kDigits);  // with the last NUL
   const std::string_view hay(ro.chars(0), ro.size);
@@ -516,6 +542,11 @@ std::vector<TokenTable> find_token_tables(const Rodata& ro, bool& too_many) {
         tables.push_back(t);
         break;
       }
+    }
+    if (tables.size() > kMaxTokenTables) {
+      tables.pop_back();
+      tables_cut = true;
+      break;
     }
   }
   return tables;
@@ -693,8 +724,8 @@ std::optional<detail::ImageKallsyms> locate_aligned(const Artifact& a, const Rod
                                                     TokenTable& table_out) {
   using detail::ImageKallsyms;
 
-  bool too_many = false;
-  const std::vector<TokenTable> tables = find_token_tables(ro, too_many);
+  bool too_many = false, tables_cut = false;
+  const std::vector<TokenTable> tables = find_token_tables(ro, too_many, tables_cut);
   if (tables.empty()) {
     why = too_many ? "more than 4096 \"0\"..\"9\" token runs in .rodata, none a kallsyms token table so far"
                    : "no kallsyms token table in .rodata (no \"0\"..\"9\" single-character tokens with a matching "
@@ -720,7 +751,10 @@ std::optional<detail::ImageKallsyms> locate_aligned(const Artifact& a, const Rod
   if (names.empty()) {
     why = "kallsyms token table at .rodata+" + hex(tables.front().start) + ", but " +
           (work.exhausted ? std::string("gave up checking name streams (too many inconsistent candidates)")
-                          : std::string("no symbol count, name stream and marker array consistent with it"));
+                          : std::string("no symbol count, name stream and marker array consistent with it")) +
+          (tables_cut ? " (nor with the next " + std::to_string(kMaxTokenTables - 1) +
+                            " token tables; more were not tried)"
+                      : std::string());
     return std::nullopt;
   }
 
@@ -886,27 +920,36 @@ std::optional<SymbolIndex> symbols_from_image_kallsyms(const Artifact& a, std::s
   const auto& tokens = table.tokens;
   // Real names expand to 2-3 times their encoded size; more is hostile.
   const uint64_t max_chars = 32 * uint64_t{found->markers_at - found->names_at} + (uint64_t{1} << 20);
-  uint64_t chars = 0;
+  // Every name expanded into one buffer the index keeps; the symbols view
+  // it once it is complete (appending moves it until then).
+  auto names = std::make_shared<std::string>();
+  std::vector<Symbol> symbols(found->num_syms);
+  std::vector<std::pair<size_t, size_t>> spans(found->num_syms);  // (start, length) in *names
   size_t pos = found->names_at;
   for (uint32_t i = 0; i < found->num_syms; ++i) {
     uint32_t len = ro.byte(pos++);  // the locator checked the stream's bounds
     if (len & 0x80) len = (len & 0x7f) | uint32_t{ro.byte(pos++)} << 7;
-    Symbol sym;
     const std::string_view first = tokens[ro.byte(pos)];  // the type letter and the name's start
-    sym.type = first[0];
-    sym.name.assign(first.substr(1));
-    for (uint32_t k = 1; k < len && sym.name.size() < kMaxNameChars; ++k) sym.name += tokens[ro.byte(pos + k)];
+    const size_t start = names->size();
+    symbols[i].type = first[0];
+    names->append(first.substr(1));
+    for (uint32_t k = 1; k < len && names->size() - start < kMaxNameChars; ++k) names->append(tokens[ro.byte(pos + k)]);
     pos += len;
-    chars += sym.name.size() + 1;
-    if (sym.name.size() >= kMaxNameChars || chars > max_chars) {
+    spans[i] = {start, names->size() - start};
+    if (spans[i].second >= kMaxNameChars || names->size() + i + 1 > max_chars) {
       why = "kallsyms names expand to more than any kernel's (entry " + std::to_string(i) + ")";
       return std::nullopt;
     }
     const size_t slot = found->offsets_at + 4 * size_t{i};
-    sym.address = found->pc_relative
-                      ? decode_pc_relative(ro.r.at<int32_t>(slot), ro.addr + slot, a.elf64)
-                      : decode_address(ro.r.at<int32_t>(slot), found->relative_base, found->absolute_percpu, a.elf64);
-    index.add(std::move(sym));
+    symbols[i].address = found->pc_relative
+                             ? decode_pc_relative(ro.r.at<int32_t>(slot), ro.addr + slot, a.elf64)
+                             : decode_address(ro.r.at<int32_t>(slot), found->relative_base, found->absolute_percpu, a.elf64);
+  }
+  index.keep(names);
+  index.reserve(symbols.size());
+  for (uint32_t i = 0; i < found->num_syms; ++i) {
+    symbols[i].name = SymbolName(std::string_view(*names).substr(spans[i].first, spans[i].second));
+    index.add_in_place(symbols[i]);
   }
   index.finish();
   return index;

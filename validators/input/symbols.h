@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "input/artifact.h"
+#include "input/symbol_name.h"
 
 namespace elfmeta::input {
 
@@ -21,7 +23,8 @@ namespace elfmeta::input {
 constexpr bool is_function_letter(char type) { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
 
 struct Symbol {
-  std::string name;
+  // A view into storage the SymbolIndex keeps (see SymbolIndex::add).
+  SymbolName name;
   uint64_t address = 0;
   uint64_t size = 0;        // 0 when the source does not say (kallsyms)
   char type = '?';          // nm/kallsyms letter: T t D d R r B b A W V ...
@@ -52,14 +55,25 @@ class SymbolIndex {
   std::string origin;  // "symtab", "kallsyms in the image", "/proc/kallsyms", a System.map path
 
   SymbolIndex() = default;
-  SymbolIndex(const SymbolIndex& other) : origin(other.origin), symbols_(other.symbols_), finished_(other.finished_) {}
+  // A copy shares the names' storage (it only reads it).
+  SymbolIndex(const SymbolIndex& other)
+      : origin(other.origin), symbols_(other.symbols_), kept_(other.kept_), finished_(other.finished_) {
+    if (other.copied_names_) kept_.push_back(other.copied_names_);
+  }
   SymbolIndex(SymbolIndex&&) = default;
   SymbolIndex& operator=(SymbolIndex&&) = default;
 
-  void add(Symbol s) {
-    symbols_.push_back(std::move(s));
+  // Adds a symbol whose name the index copies: safe for a name that lives
+  // anywhere (tests, a symbol taken from another index).
+  void add(Symbol s);
+  // Adds a symbol whose name lies in storage the index already keeps
+  // (keep()): the readers below, which would otherwise copy every name.
+  void add_in_place(Symbol s) {
+    symbols_.push_back(s);
     finished_ = false;
   }
+  // Keeps `storage` alive as long as the index (and its copies).
+  void keep(std::shared_ptr<const void> storage) { kept_.push_back(std::move(storage)); }
   void reserve(size_t n) { symbols_.reserve(n); }
   // Sorts by address (stable); call once after adding. The name lookup and
   // the code starts are built on first use (once, also between threads):
@@ -67,7 +81,7 @@ class SymbolIndex {
   void finish();
   const std::vector<Symbol>& symbols() const { return symbols_; }
   // The text symbols in address order with their role: compact, for passes
-  // over every function of a kernel (a Symbol is 64 bytes, a CodeStart 24).
+  // over every function of a kernel (a Symbol is 40 bytes, a CodeStart 24).
   const std::vector<CodeStart>& code_starts() const;
   // The first symbol of that name, or null.
   const Symbol* find(std::string_view name) const;
@@ -90,6 +104,11 @@ class SymbolIndex {
   void find_code_starts(Derived& d) const;  // after build_name_lookup(d)
   const Symbol* find_in(const Derived& d, std::string_view name) const;
   std::vector<Symbol> symbols_;
+  // What the names point into: an artifact's bytes, a kallsyms text, ...
+  std::vector<std::shared_ptr<const void>> kept_;
+  // The names add() copied; never shared with a copy's add() (copies keep
+  // it through kept_), so that two indexes never append to one store.
+  std::shared_ptr<std::deque<std::string>> copied_names_;
   bool finished_ = false;
   std::unique_ptr<Derived> derived_ = std::make_unique<Derived>();
 };
@@ -105,10 +124,11 @@ enum class SymtabFilter : uint8_t { All, Functions };
 std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
 
 // The same symbols, in address order, with their names left in the string
-// table: 32 bytes each and no string built, for a pass over every function
-// of a large program (a Symbol is 64 bytes, and building 20,000 of them is
-// most of the memory the SFrame check of a 20,000-function program
-// touches). Valid while the artifact is.
+// table: 32 bytes each, for a pass over every function of a large program
+// (a Symbol was 64 bytes with a copied name when building 20,000 of them
+// was most of the memory the SFrame check of a 20,000-function program
+// touched; it is 40 now, with its name a view too). Valid while the
+// artifact is. Names are read as SymbolName's are (kMaxSymbolName).
 struct SymtabSymbol {
   uint64_t address = 0, size = 0;
   uint32_t name = 0;     // offset in the string table
@@ -119,7 +139,10 @@ struct SymtabSymbol {
 struct SymtabSymbols {
   std::vector<SymtabSymbol> symbols;
   ByteReader strings;
-  std::string_view name(const SymtabSymbol& s) const { return strings.cstr(s.name).value_or(""); }
+  SymbolName name(const SymtabSymbol& s) const {
+    if (s.name >= strings.size()) return {};
+    return bounded_symbol_name(reinterpret_cast<const char*>(strings.data()) + s.name, strings.size() - s.name);
+  }
 };
 std::optional<SymtabSymbols> read_symtab(const Artifact& a, SymtabFilter filter = SymtabFilter::All);
 

@@ -27,7 +27,9 @@
 #include "input/artifact.h"
 #include "input/relocations.h"
 #include "oracle/kernel_btf_oracle.h"
+#include "synth/btf_builder.h"
 #include "synth/elf_patch.h"
+#include "synth/elf_writer.h"
 #include "tests/support/require.h"
 
 namespace elfmeta::testing {
@@ -493,6 +495,102 @@ std::string mutation_name(const ::testing::TestParamInfo<Mutation>& info) {
   return n;
 }
 INSTANTIATE_TEST_SUITE_P(BpfObject, ExtMutation, ::testing::ValuesIn(mutations()), mutation_name);
+
+// ------------------------------------------- hostile shapes (walk audit)
+
+// A BPF object built without clang: .BTF, and optionally code, .BTF.ext
+// and symbols.
+struct SynthObject {
+  synth::BtfBuilder b;
+  synth::ElfWriter w{ET_REL, EM_BPF};
+  Bytes write() {
+    w.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+    return w.write();
+  }
+};
+
+// T11: entries of .ksyms on one FUNC rename its unnamed parameters once
+// (as often as libbpf would: the result is the same) and keep the others.
+TEST(BpfObjectHostile, KsymsPrototypeIsRenamedOncePerPrototype) {
+  SynthObject o;
+  const uint32_t int_id = o.b.add_int("int", 4, 32, 1);
+  const uint32_t proto = o.b.add_func_proto(int_id, {{"", int_id}, {"named", int_id}, {"", int_id}});
+  const uint32_t func = o.b.add_func("f", proto, 2);
+  o.b.add_datasec(".ksyms", 0, {{func, 0, 0}, {func, 0, 0}, {func, 0, 0}});
+  auto opened = input::open_bytes("ksyms.o", o.write());
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  NullSink quiet;
+  btf::Findings bf(btf::CheckContext{}, quiet);
+  const auto raw = btf::parse(opened.artifact->section(".BTF")->data, {}, bf);
+  ASSERT_TRUE(raw);
+  Findings f("ksyms.o", quiet);
+  const Bytes fixed = btf::ext::check_object_btf(*opened.artifact, *raw, f);
+  ASSERT_FALSE(fixed.empty());
+  const auto again = btf::parse(fixed, {}, bf);
+  ASSERT_TRUE(again);
+  const auto p = again->type(proto);
+  EXPECT_EQ(again->name_of(btf::param_at(p, 0).name_off), "dummy_ksym");
+  EXPECT_EQ(again->name_of(btf::param_at(p, 1).name_off), "named");
+  EXPECT_EQ(again->name_of(btf::param_at(p, 2).name_off), "dummy_ksym");
+  EXPECT_EQ(again->type_count(), raw->type_count() + 1);  // one dummy VAR, appended once
+  const auto ds = again->type(func + 1);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(btf::secinfo_at(ds, i).type, raw->type_count()) << i;
+    EXPECT_EQ(btf::secinfo_at(ds, i).offset, 4 * i) << i;
+  }
+}
+
+// T9: the symbol of a name is looked up once per name, with the same
+// preferences: a defined one of the right type over an undefined one, the
+// first in symtab order among equals.
+TEST(BpfObjectHostile, SymbolOfANameIsTheDefinedOneFirst) {
+  SynthObject o;
+  const uint32_t int_id = o.b.add_int("int", 4, 32, 1);
+  const uint32_t proto = o.b.add_func_proto(int_id, {});
+  o.b.add_func("f", proto, 0);  // static
+  o.b.add_func("g", proto, 1);  // global
+  const uint32_t text = o.w.add_section({"prog", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 8, 0, Bytes(16)});
+  o.w.add_symbol("f", 0, 0, STT_NOTYPE, STB_GLOBAL, SHN_UNDEF);
+  o.w.add_symbol("f", 0, 8, STT_OBJECT, STB_LOCAL, text);  // not a function: skipped
+  o.w.add_symbol("f", 0, 8, STT_FUNC, STB_GLOBAL, text);   // the one compared: global, FUNC is static
+  o.w.add_symbol("g", 8, 8, STT_FUNC, STB_GLOBAL, text);
+  const Outcome out = check(o.write(), kBpfBtfLoad);
+  EXPECT_EQ(out.rules.count("XC-SYM-009"), 1u) << out.listing;
+  EXPECT_NE(out.listing.find("FUNC linkage static needs STB_LOCAL, the symbol 'f' is STB_GLOBAL"), std::string::npos)
+      << out.listing;
+  EXPECT_EQ(out.listing.find("'g'"), std::string::npos) << out.listing;
+}
+
+// T3.6: access strings are read up to 1,024 bytes. What that prefix shows
+// still decides (a 65th accessor, a non-digit); a prefix of digits and
+// colons that decides nothing leaves the string unchecked, in one note.
+TEST(BpfObjectHostile, LongAccessStringsAreJudgedOnTheirPrefix) {
+  for (const auto& [spec, want] : std::vector<std::pair<std::string, std::string>>{
+           {std::string(2000, '0'), "1 CO-RE access strings longer than 1024 bytes"},
+           {[] {
+              std::string s = "0";
+              while (s.size() < 1500) s += ":0";
+              return s;
+            }(),
+            "has more than 64 accessors"},
+           {std::string(1100, '1') + "x", "1 CO-RE access strings longer than 1024 bytes"},
+           {std::string(1000, '1') + "x" + std::string(100, '1'), "is not colon-separated decimal indexes"}}) {
+    SynthObject o;
+    o.b.add_int("int", 4, 32, 1);
+    const uint32_t prog = o.b.str("prog"), access = o.b.str(spec);
+    Bytes ext = {0x9f, 0xeb, 1, 0};
+    const auto put = [&](uint32_t v) {
+      const auto* p = reinterpret_cast<const uint8_t*>(&v);
+      ext.insert(ext.end(), p, p + 4);
+    };
+    for (uint32_t v : {32u, 0u, 0u, 0u, 0u, 0u, 4u + 8u + 16u}) put(v);
+    for (uint32_t v : {16u, prog, 1u, 0u, 1u, access, 0u}) put(v);
+    o.w.add_section({"prog", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0, 8, 0, Bytes(16)});
+    o.w.add_section({".BTF.ext", SHT_PROGBITS, 0, 0, 4, 0, ext});
+    const Outcome out = check(o.write(), kBpfBtfLoad);
+    EXPECT_NE(out.listing.find(want), std::string::npos) << spec.size() << "\n" << out.listing;
+  }
+}
 
 TEST(BpfObjectRules, EveryRuleHasAMutation) {
   std::set<std::string> covered;

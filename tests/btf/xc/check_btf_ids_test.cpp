@@ -109,6 +109,44 @@ TEST(XcBtfIds, CountPastTheSection) {
   EXPECT_NE(run->text().find("claims 1000000 entries"), std::string::npos) << run->text();
 }
 
+// Walk audit T8: symbols that name one set twice make one set; sets whose
+// entries overlap other sets' are read up to a budget of twice the
+// section's words, and the sets past it are named in one note.
+TEST(XcBtfIds, OneSetPerOffsetAndOverlappingSetsHaveABudget) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  std::vector<uint8_t> ids;
+  constexpr uint32_t kWords = 64;
+  for (uint32_t i = 0; i < kWords; ++i) {
+    const uint32_t count = kWords - i - 1;  // each word a set header running to the end
+    for (int k = 0; k < 4; ++k) ids.push_back(uint8_t(count >> (8 * k)));
+  }
+  synth::ElfWriter elf(ET_EXEC);
+  const uint64_t at = 0xffffffff82000000;
+  const uint32_t section = elf.add_section({".BTF_ids", SHT_PROGBITS, SHF_ALLOC, at, 4, 0, ids});
+  elf.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+  elf.add_symbol("__BTF_ID__set__first", at, 4, STT_OBJECT, STB_LOCAL, section);
+  elf.add_symbol("__BTF_ID__set__alias", at, 4, STT_OBJECT, STB_LOCAL, section);
+  auto one = run_cross_check(elf.write());
+  EXPECT_EQ(one->stats.btf_id_sets, 1u);
+  EXPECT_EQ(one->stats.btf_id_entries, kWords - 1);
+
+  synth::ElfWriter staggered(ET_EXEC);
+  const uint32_t sec2 = staggered.add_section({".BTF_ids", SHT_PROGBITS, SHF_ALLOC, at, 4, 0, ids});
+  staggered.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+  for (uint32_t i = 0; i < kWords; ++i)
+    staggered.add_symbol("__BTF_ID__set__s" + std::to_string(i), at + 4 * i, 4, STT_OBJECT, STB_LOCAL, sec2);
+  auto many = run_cross_check(staggered.write());
+  // The sets claim 63 + 62 + ... + 0 = 2,016 entries; the budget is
+  // 2 * 64 + 1,024 = 1,152.
+  size_t notes = 0;
+  for (const auto& d : many->list.items())
+    if (d.message.find("BTF id sets not checked (XC-SYM-013)") != std::string::npos) ++notes;
+  EXPECT_EQ(notes, 1u) << many->text();
+  EXPECT_LE(many->stats.btf_id_entries, 2 * kWords + 1024);
+  EXPECT_LT(many->stats.btf_id_sets, kWords);
+}
+
 TEST(XcBtfIds, TaggedKfuncInNoSet) {
   Module m(/*tagged=*/true);
   auto run = run_cross_check(m.build({{"kfuncs", true, {3}, {"kf_a"}, {}}}));

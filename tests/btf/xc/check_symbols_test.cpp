@@ -2,6 +2,8 @@
 // kallsyms text or an ELF symtab; and the clean case.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "synth/btf_builder.h"
 #include "synth/elf_writer.h"
 #include "tests/btf/xc/xc_test_support.h"
@@ -268,6 +270,65 @@ TEST(XcSymbols, AddressTagsNameASymbolOfTheFunction) {
     EXPECT_EQ(run->count("XC-SYM-012"), fires ? 1u : 0u) << tag << "\n" << run->text();
     EXPECT_EQ(run->count("XC-SYM-002"), 1u);  // the name stays ambiguous without the tag
   }
+}
+
+// Global VARs against symbols of their name in other sections, in theirs
+// at other addresses, and without a section (kallsyms) inside or outside
+// the section's range: the lookup by name, section and address that
+// replaced a walk of every symbol of the name per VAR (walk audit T9).
+TEST(XcSymbols, GlobalVarCandidatesAreTheSymbolsInItsSection) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t x = b.add_var("x", int_id, 1), y = b.add_var("y", int_id, 1), z = b.add_var("z", int_id, 1);
+  b.add_datasec(".data", 0x40, {{x, 0x10, 4}, {y, 0x20, 4}, {z, 0x30, 4}});
+  synth::ElfWriter elf(ET_EXEC);
+  const uint32_t data =
+      elf.add_section({".data", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0x2000, 8, 0, std::vector<uint8_t>(0x40)});
+  const uint32_t bss = elf.add_section({".bss", SHT_NOBITS, SHF_ALLOC | SHF_WRITE, 0x3000, 8, 0, {}, 0x40});
+  elf.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+  // x: in .bss at the wanted offset (another section), and in .data 8 bytes
+  // off: the finding names the one in .data.
+  elf.add_symbol("x", 0x3010, 4, STT_OBJECT, STB_GLOBAL, bss);
+  elf.add_symbol("x", 0x2018, 4, STT_OBJECT, STB_LOCAL, data);
+  // y: absolute, inside .data's range at the wanted address: found.
+  elf.add_symbol("y", 0x2020, 4, STT_OBJECT, STB_GLOBAL, SHN_ABS);
+  // z: absolute, outside .data's range.
+  elf.add_symbol("z", 0x2030 + 0x1000, 4, STT_OBJECT, STB_GLOBAL, SHN_ABS);
+  auto run = run_cross_check(elf.write());
+  EXPECT_EQ(run->stats.global_vars, 3u);
+  EXPECT_EQ(run->stats.global_vars_mismatched, 2u) << run->text();
+  EXPECT_NE(run->text().find("VAR 'x' at offset 0x10 of '.data': its symbol is at offset 0x18"), std::string::npos)
+      << run->text();
+  EXPECT_NE(run->text().find("VAR 'z' at offset 0x30 of '.data': no symbol of that name in .data"), std::string::npos)
+      << run->text();
+}
+
+// Walk audit M4 and O3: a second .data..percpu DATASEC is not checked
+// again (each pass walks every symbol) but named in one note; the names
+// kept in the statistics are capped; names in messages are escaped.
+TEST(XcSymbols, RepeatedPercpuDatasecsAreOneNoteAndNamesAreBounded) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 3; ++i) b.add_datasec(".data..percpu", 0x100, {});
+  b.add_func("esc\x1b[2Jape", b.add_func_proto(int_id, {}));  // first: listed
+  for (int i = 0; i < 150; ++i) b.add_func("gone_" + std::to_string(i), b.add_func_proto(int_id, {}));
+  std::string symbols = "0000000000000000 A __per_cpu_start\n0000000000000100 A __per_cpu_end\n";
+  for (int i = 0; i < 30; ++i) {
+    char line[64];
+    std::snprintf(line, sizeof line, "%016x A p%d\n", 8 * i, i);
+    symbols += line;
+  }
+  auto run = run_cross_check(b.build(), symbols);
+  EXPECT_EQ(run->count("XC-SYM-007"), 30u) << run->text();  // from the first DATASEC only
+  size_t notes = 0;
+  for (const auto& d : run->list.items())
+    if (d.message.find("2 more DATASECs named '.data..percpu'") != std::string::npos) ++notes;
+  EXPECT_EQ(notes, 1u) << run->text();
+  EXPECT_EQ(run->stats.percpu_symbols_without_var.size(), 30u);
+  EXPECT_EQ(run->stats.absent, 151u);
+  EXPECT_EQ(run->stats.absent_names.size(), Findings::kPerRuleLimit);
+  EXPECT_EQ(run->text().find('\x1b'), std::string::npos);
+  EXPECT_NE(run->text().find("no text symbol 'esc\\x1b[2Jape'"), std::string::npos) << run->text();
 }
 
 TEST(XcSymbols, WithoutSymbolsTheFamilyIsSkippedWithANote) {

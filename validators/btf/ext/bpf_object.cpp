@@ -4,7 +4,10 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "btf/bounded_name.h"
 #include "btf/ext/btf_ext_rules.h"
 #include "btf/findings.h"
 #include "core/text.h"
@@ -23,38 +26,72 @@ constexpr uint8_t kStbLocal = 0, kStbGlobal = 1, kStbWeak = 2;
 constexpr uint8_t kSttFunc = 2, kSttSection = 3, kSttFile = 4;
 constexpr uint32_t kLinkageStatic = 0, kLinkageGlobal = 1, kLinkageExtern = 2;
 
-struct Symbols {
-  std::multimap<std::string, input::ElfSymbolRef, std::less<>> by_name;
+// The object's symbols by name, with the answers find() gives worked out
+// once per name: a lookup per FUNC, VAR and DATASEC entry that walked every
+// symbol of the name cost entries x symbols.
+class Symbols {
+ public:
+  explicit Symbols(const input::Artifact& a) {
+    for (const auto& s : a.sections) {
+      if (s.type != kShtSymtab) continue;
+      const uint64_t n = s.data.size() / (a.elf64 ? 24 : 16);
+      all_.reserve(static_cast<size_t>(n));
+      for (uint64_t i = 1; i < n; ++i) {
+        auto sym = input::elf_symbol(a, s, static_cast<uint32_t>(i));
+        if (!sym || sym->name.empty() || sym->type == kSttSection || sym->type == kSttFile) continue;
+        add(*sym);
+      }
+      break;
+    }
+  }
 
-  // The symbol of a VAR or FUNC named `name`: defined in `section` (0: any)
-  // first, else any of that name.
+  // The symbol of a VAR or FUNC named `name`: the first (in symtab order)
+  // defined in `section` (0: any) with the right type, else the first
+  // defined one with the right type, else the first undefined one.
   const input::ElfSymbolRef* find(std::string_view name, bool function, uint32_t section = 0) const {
-    const input::ElfSymbolRef* any = nullptr;
-    auto [lo, hi] = by_name.equal_range(name);
-    for (auto it = lo; it != hi; ++it) {
-      const auto& s = it->second;
-      if ((s.type == kSttFunc) != function && s.section != 0) continue;
-      if (section && s.section == section) return &s;
-      if (!any || (any->section == 0 && s.section != 0)) any = &s;
-    }
-    return any;
+    if (section)
+      if (auto it = in_section_.find({name, section, function}); it != in_section_.end()) return &all_[it->second];
+    const auto it = by_name_.find(name);
+    if (it == by_name_.end()) return nullptr;
+    const uint32_t k = it->second.defined[function] != kNone ? it->second.defined[function] : it->second.undefined;
+    return k == kNone ? nullptr : &all_[k];
   }
-};
 
-Symbols read_symbols(const input::Artifact& a) {
-  Symbols out;
-  for (const auto& s : a.sections) {
-    if (s.type != kShtSymtab) continue;
-    const uint64_t n = s.data.size() / (a.elf64 ? 24 : 16);
-    for (uint64_t i = 1; i < n; ++i) {
-      auto sym = input::elf_symbol(a, s, static_cast<uint32_t>(i));
-      if (!sym || sym->name.empty() || sym->type == kSttSection || sym->type == kSttFile) continue;
-      out.by_name.emplace(sym->name, std::move(*sym));
+ private:
+  static constexpr uint32_t kNone = ~uint32_t(0);
+  struct Firsts {
+    uint32_t defined[2] = {kNone, kNone};  // [is a function]
+    uint32_t undefined = kNone;
+  };
+  struct Place {
+    std::string_view name;
+    uint32_t section;
+    bool function;
+    bool operator==(const Place&) const = default;
+  };
+  struct PlaceHash {
+    size_t operator()(const Place& p) const {
+      return std::hash<std::string_view>()(p.name) ^ (size_t{p.section} << 1 | p.function) * 0x9e3779b97f4a7c15ull;
     }
-    break;
+  };
+
+  void add(const input::ElfSymbolRef& sym) {
+    const uint32_t k = static_cast<uint32_t>(all_.size());
+    all_.push_back(sym);
+    const bool function = sym.type == kSttFunc;
+    Firsts& f = by_name_[sym.name];
+    if (sym.section == 0) {
+      if (f.undefined == kNone) f.undefined = k;
+      return;
+    }
+    if (f.defined[function] == kNone) f.defined[function] = k;
+    in_section_.try_emplace({sym.name, sym.section, function}, k);
   }
-  return out;
-}
+
+  std::vector<input::ElfSymbolRef> all_;
+  std::unordered_map<std::string_view, Firsts> by_name_;
+  std::unordered_map<Place, uint32_t, PlaceHash> in_section_;
+};
 
 std::string_view binding_name(uint8_t bind) {
   switch (bind) {
@@ -76,7 +113,7 @@ std::string_view linkage_name(uint32_t l) {
 class ObjectChecker {
  public:
   ObjectChecker(const input::Artifact& a, const Btf& btf, elfmeta::Findings& f)
-      : a_(a), btf_(btf), f_(f), symbols_(read_symbols(a)) {}
+      : a_(a), btf_(btf), f_(f), symbols_(a) {}
 
   std::vector<uint8_t> run() {
     if (!btf_.types_complete() || btf_.base()) return {};
@@ -94,10 +131,13 @@ class ObjectChecker {
   }
 
  private:
-  Location loc(uint32_t id, uint64_t in_record) const { return type_location(&btf_, id, a_.name, ".BTF", in_record); }
-  std::string name(uint32_t id) const {
+  Location loc(uint32_t id, uint64_t in_record) const {
+    return bounded_type_location(&btf_, id, a_.name, ".BTF", in_record);
+  }
+  std::string_view name(uint32_t id) const {
     const TypeRef t = btf_.type(id);
-    return btf_.name_offset_valid(t.name_off()) ? std::string(btf_.name_of(t.name_off())) : std::string();
+    if (!btf_.name_offset_valid(t.name_off())) return {};
+    return bounded_name(btf_, t.name_off(), input::kMaxSymbolName);
   }
   void put(uint64_t offset, uint32_t v) { std::memcpy(fixed_.data() + offset, &v, 4); }
   uint32_t get(uint64_t offset) const {
@@ -148,7 +188,7 @@ class ObjectChecker {
 
   // XC-SYM-009: the BTF linkage against the ELF binding.
   void check_linkage(uint32_t id, TypeRef t, uint32_t linkage, bool function) {
-    const std::string n = name(id);
+    const std::string_view n = name(id);
     if (n.empty()) return;
     const input::ElfSymbolRef* sym = symbols_.find(n, function);
     if (!sym) return;  // optimized away, or a name the symtab does not keep
@@ -176,7 +216,7 @@ class ObjectChecker {
 
   void fix_datasec(uint32_t id) {
     const TypeRef t = btf_.type(id);
-    const std::string sec = name(id);
+    const std::string_view sec = name(id);
     const uint64_t rec = btf_.record_offset(id);
     std::vector<Entry> entries(t.vlen());
     for (uint32_t i = 0; i < t.vlen(); ++i) {
@@ -200,7 +240,7 @@ class ObjectChecker {
 
   // .kconfig and .ksyms: libbpf lays the externs out itself and makes them
   // global variables (for .ksyms: 4-byte ints standing for the addresses).
-  void fix_externs(uint32_t id, const std::string& sec, std::vector<Entry>& entries) {
+  void fix_externs(uint32_t id, std::string_view sec, std::vector<Entry>& entries) {
     const bool ksyms = sec == ".ksyms";
     uint64_t end = 0;
     for (uint32_t i = 0; i < entries.size(); ++i) {
@@ -213,7 +253,11 @@ class ObjectChecker {
           // VAR at the extern's 4-byte slot.
           const TypeRef fn = btf_.type(e.type);
           put(btf_.record_offset(e.type) + 4, (fn.info() & ~0xffffu) | kLinkageGlobal);
-          if (btf_.has_type(fn.type()) && btf_.type(fn.type()).kind() == kFuncProto) {
+          // Each prototype once: renaming is idempotent, and a .ksyms of
+          // 65,535 entries on one FUNC of 65,535 parameters would otherwise
+          // walk the parameters 65,535 times.
+          if (btf_.has_type(fn.type()) && btf_.type(fn.type()).kind() == kFuncProto &&
+              renamed_protos_.insert(fn.type()).second) {
             const uint64_t proto = btf_.record_offset(fn.type());
             for (uint32_t p = 0; p < btf_.type(fn.type()).vlen(); ++p)
               if (get(proto + 16 + 8ull * p) != 0 && get(proto + 12 + 8ull * p) == 0) put(proto + 12 + 8ull * p, dummy_name());
@@ -244,7 +288,7 @@ class ObjectChecker {
 
   // Any other DATASEC: its ELF section and symbols. False when there is no
   // section to take the size from (the DATASEC is then left as it is).
-  bool fix_section(uint32_t id, const std::string& sec, std::vector<Entry>& entries) {
+  bool fix_section(uint32_t id, std::string_view sec, std::vector<Entry>& entries) {
     const TypeRef t = btf_.type(id);
     const input::Section* s = a_.section(sec);
     const bool fix = t.size() == 0;
@@ -270,7 +314,7 @@ class ObjectChecker {
       if (!is_var(e.type)) continue;  // the kernel's DATASEC rules report it
       const TypeRef var = btf_.type(e.type);
       const uint32_t linkage = var.payload(0);
-      const std::string vname = name(e.type);
+      const std::string_view vname = name(e.type);
       const uint64_t at = 12 + 12ull * i + 4;
       if (linkage == kLinkageExtern) {
         f_.emit(XC_SYM_011, loc(id, at),
@@ -310,6 +354,7 @@ class ObjectChecker {
   std::vector<uint8_t> fixed_;
   uint32_t int_id_ = 0;
   bool dummy_ = false;
+  std::unordered_set<uint32_t> renamed_protos_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "btf/bounded_name.h"
 #include "btf/ext/btf_ext_rules.h"
 #include "btf/findings.h"
 #include "core/text.h"
@@ -14,8 +15,15 @@ namespace {
 constexpr uint32_t kShfExecinstr = 0x4;
 constexpr uint32_t kShtSymtab = 2;
 constexpr uint8_t kSttFunc = 2;
-// libbpf's limit on the accessors of one CO-RE access string.
+// libbpf's limit on the accessors of one CO-RE access string
+// (BPF_CORE_SPEC_MAX_LEN).
 constexpr size_t kMaxAccessors = 64;
+// The bytes of an access string read per relocation: 64 accessors of ten
+// digits and their colons fit with room to spare. A longer string is judged
+// on what that prefix shows; when the prefix is all digits and colons the
+// check is left undone (and counted in one note), since reading each such
+// string whole costs relocations x length.
+constexpr size_t kMaxAccessString = 1024;
 
 Location at(const std::string& artifact, uint64_t offset) {
   return Location{artifact, std::string(kSection), offset, "", std::nullopt, "", std::nullopt};
@@ -186,13 +194,23 @@ uint32_t skip_modifiers(const Btf& btf, uint32_t id) {
   return id;
 }
 
-// Why a CO-RE access string does not fit its relocation kind, or "".
-std::string access_problem(const Btf& btf, const CoreRelo& relo, std::string_view spec) {
+// Why a CO-RE access string does not fit its relocation kind, or "";
+// nullopt when `spec` was cut at kMaxAccessString + 1 bytes and what it
+// shows does not decide.
+std::optional<std::string> access_problem(const Btf& btf, const CoreRelo& relo, std::string_view spec) {
+  const bool cut = spec.size() > kMaxAccessString;
   std::vector<uint32_t> accessors;
   size_t pos = 0;
   while (true) {
     const size_t colon = spec.find(':', pos);
     const std::string_view part = spec.substr(pos, colon == std::string_view::npos ? std::string_view::npos : colon - pos);
+    if (cut && colon == std::string_view::npos) {
+      // The part the cut ended: digits so far leave the verdict open.
+      if (part.find_first_not_of("0123456789") != std::string_view::npos)
+        return "is not colon-separated decimal indexes";
+      if (accessors.size() == kMaxAccessors) return "has more than " + std::to_string(kMaxAccessors) + " accessors";
+      return std::nullopt;
+    }
     uint32_t v = 0;
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || end != part.data() + part.size())
@@ -257,8 +275,8 @@ class RecordChecker {
     return Location{artifact_, std::string(kSection), offset, block_label(b), index, "", section};
   }
 
-  std::string name(uint32_t off) const {
-    return btf_ && btf_->name_offset_valid(off) ? std::string(btf_->name_of(off)) : std::string();
+  std::string_view name(uint32_t off) const {
+    return btf_ && btf_->name_offset_valid(off) ? bounded_name(*btf_, off, input::kMaxSymbolName) : std::string_view();
   }
   bool string_ok(uint32_t off) const { return !btf_ || btf_->name_offset_valid(off); }
 
@@ -270,7 +288,7 @@ class RecordChecker {
               block_label(b) + " group sec_name_off " + std::to_string(g.sec_name_off) + " is not a .BTF string");
       return nullptr;
     }
-    const std::string n(btf_->name_of(g.sec_name_off));
+    const std::string_view n = bounded_name(*btf_, g.sec_name_off, input::kMaxSymbolName);
     auto it = layout_.code.find(n);
     if (it == layout_.code.end()) {
       f_.emit(EXT_011, loc(b, g.offset, 0, printable(n)),
@@ -320,7 +338,7 @@ class RecordChecker {
       if (!s) continue;
       const std::string sec = printable(s->name);
       const auto fit = layout_.functions.find(s->index);
-      const std::map<uint64_t, std::string>* funcs = fit == layout_.functions.end() ? nullptr : &fit->second;
+      const std::map<uint64_t, std::string_view>* funcs = fit == layout_.functions.end() ? nullptr : &fit->second;
       std::optional<uint32_t> prev;
       for (uint32_t i = 0; i < g.num_info; ++i) {
         const uint64_t o = ext_.record_offset(b, g, i);
@@ -345,7 +363,7 @@ class RecordChecker {
         if (fn == funcs->end()) {
           f_.emit(EXT_013, loc(b, o, i, sec), "insn_off " + std::to_string(fi.insn_off) + " is not the start of a function of the section");
         } else if (btf_ && btf_->has_type(fi.type_id) && btf_->type(fi.type_id).kind() == kFunc) {
-          const std::string fname = name(btf_->type(fi.type_id).name_off());
+          const std::string_view fname = name(btf_->type(fi.type_id).name_off());
           if (fname != fn->second)
             f_.emit(EXT_013, loc(b, o + 4, i, sec),
                     "FUNC '" + printable(fname) + "' describes the function '" + printable(fn->second) + "'",
@@ -454,14 +472,23 @@ class RecordChecker {
           f_.emit(EXT_011, loc(b, o + 8, i, sec), "access_str_off " + std::to_string(cr.access_str_off) + " is not a .BTF string");
           continue;
         }
-        const std::string_view spec = btf_->name_of(cr.access_str_off);
-        const std::string why = access_problem(*btf_, cr, spec);
-        if (!why.empty())
+        const std::string_view spec = bounded_name(*btf_, cr.access_str_off, kMaxAccessString);
+        const auto why = access_problem(*btf_, cr, spec);
+        if (!why) {
+          ++long_access_strings_;
+          continue;
+        }
+        if (!why->empty())
           f_.emit(EXT_016, loc(b, o + 8, i, sec),
                   std::string(core_kind_name(cr.kind)) + " relocation of type " + std::to_string(cr.type_id) + ": access string '" +
-                      printable(spec) + "' " + why);
+                      printable(spec) + "' " + *why);
       }
     }
+    if (long_access_strings_)
+      f_.note(std::string(kSection), std::to_string(long_access_strings_) + " CO-RE access strings longer than " +
+                                         std::to_string(kMaxAccessString) +
+                                         " bytes of digits and colons were not parsed (BTF-EXT-016 not checked "
+                                         "for them)");
   }
 
   const BtfExt& ext_;
@@ -471,6 +498,7 @@ class RecordChecker {
   const std::string& artifact_;
   std::map<const input::Section*, std::map<uint64_t, uint32_t>> func_starts_;
   std::map<const input::Section*, std::vector<uint8_t>> second_halves_;
+  size_t long_access_strings_ = 0;
 };
 
 }  // namespace

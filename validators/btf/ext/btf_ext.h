@@ -60,8 +60,10 @@ std::optional<BtfExt> parse_btf_ext(std::span<const uint8_t> bytes, Endian endia
 struct ObjectLayout {
   // Executable sections by name.
   std::map<std::string, const input::Section*, std::less<>> code;
-  // STT_FUNC symbols: section index -> (value -> name).
-  std::map<uint32_t, std::map<uint64_t, std::string>> functions;
+  // STT_FUNC symbols: section index -> (value -> name). The names are views
+  // into the object's string table: the layout lives no longer than the
+  // artifact.
+  std::map<uint32_t, std::map<uint64_t, std::string_view>> functions;
   bool have_symtab = false;
 };
 ObjectLayout object_layout(const input::Artifact& a);

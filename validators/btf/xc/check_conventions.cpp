@@ -56,19 +56,21 @@ class ConventionChecker {
  private:
   bool kernel_btf() const { return in_.artifact.is_vmlinux() || in_.artifact.is_kernel_module(); }
 
-  // XC-CONV-001: anonymous types first, then named ones in strcmp order.
+  // XC-CONV-001: anonymous types first, then named ones in strcmp order
+  // (of names read up to the kernel's length limit: comparing whole names
+  // of lengths 1, 2, ..., N costs N^2).
   void sorted_by_name() {
-    const char* previous = nullptr;
+    std::optional<std::string_view> previous;
     uint32_t previous_id = 0;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
-      const char* name = btf_.string_at(btf_.type(id).name_off());
-      if (!name || !*name) {
+      const std::string_view name = xc_name(btf_, btf_.type(id).name_off());
+      if (name.empty()) {
         if (!previous) continue;
         report_unsorted(id, "anonymous type after named type " + std::to_string(previous_id));
         return;
       }
-      if (previous && std::strcmp(previous, name) > 0) {
-        report_unsorted(id, "'" + printable(name) + "' sorts before '" + printable(previous) + "' (type " +
+      if (previous && previous->compare(name) > 0) {
+        report_unsorted(id, "'" + printable(name) + "' sorts before '" + printable(*previous) + "' (type " +
                                 std::to_string(previous_id) + ")");
         return;
       }
@@ -92,7 +94,7 @@ class ConventionChecker {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kInt) continue;
       ++stats_.int_types;
-      const std::string_view name = btf_.name_of(t.name_off());
+      const std::string_view name = xc_name(btf_, t.name_off());
       const BaseType* b = base_type(name);
       if (!b) {
         if (kernel_btf())
@@ -116,7 +118,7 @@ class ConventionChecker {
       const uint32_t index = t.payload(1);
       if (!btf_.has_type(index)) continue;  // the kernel's BTF-ARRAY rules report it
       const TypeRef it = btf_.type(index);
-      const std::string_view name = btf_.name_of(it.name_off());
+      const std::string_view name = xc_name(btf_, it.name_off());
       if (it.kind() == kInt && (name == "int" || name == "unsigned int" || name == "__ARRAY_SIZE_TYPE__" ||
                                 name == "sizetype" || name == "long unsigned int"))
         continue;
@@ -131,12 +133,13 @@ class ConventionChecker {
   void data_sections() {
     const bool check_sections = in_.artifact.kind != input::ArtifactKind::RawBtf && !in_.artifact.sections.empty() &&
                                 in_.artifact.machine != EM_BPF;
-    std::unordered_set<std::string_view> seen;
+    std::unordered_set<NameKey, NameKeyHash> seen;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kDatasec) continue;
-      const std::string_view name = btf_.name_of(t.name_off());
-      if (!seen.insert(name).second)
+      const NameKey key = name_key(btf_, t.name_off());
+      const std::string_view name = key.name;
+      if (!seen.insert(key).second)
         findings_.emit(rules::CONV_004, type_location(in_, id), "a second DATASEC '" + printable(name) + "'");
       else if (check_sections && !in_.artifact.section(name))
         findings_.emit(rules::CONV_004, type_location(in_, id),
@@ -166,12 +169,12 @@ class ConventionChecker {
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kTypeTag || t.kflag()) continue;
-      const std::string_view name = btf_.name_of(t.name_off());
+      const std::string_view name = xc_name(btf_, t.name_off());
       if (name != "user" && name != "rcu" && name != "percpu") continue;
       if (!gcc_built) gcc_built = input::producing_compiler(in_.artifact) == input::Compiler::Gcc;
       if (!*gcc_built) return;
       findings_.emit(rules::CONV_007, type_location(in_, id),
-                     "TYPE_TAG '" + std::string(name) + "' in BTF of a GCC-built " +
+                     "TYPE_TAG '" + printable(name) + "' in BTF of a GCC-built " +
                          (in_.artifact.is_vmlinux() ? "kernel image" : "module") +
                          ": the kernel emits btf_type_tag for clang builds only");
     }
@@ -202,7 +205,7 @@ class ConventionChecker {
     for (uint32_t id = first; id < btf.type_count(); ++id) {
       const TypeRef t = btf.type(id);
       if (t.kind() != kInt) continue;
-      const std::string_view name = btf.name_of(t.name_off());
+      const std::string_view name = xc_name(btf, t.name_off());
       if (name == "long int" || name == "long unsigned int" || name == "long" || name == "unsigned long") return t.size();
     }
     return std::nullopt;

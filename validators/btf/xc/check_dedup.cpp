@@ -34,16 +34,9 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return x ^ (x >> 31);
 }
 
-uint64_t hash_bytes(const uint8_t* p, size_t n) {
-  return std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char*>(p), n));
-}
-
 size_t record_size(TypeRef t) { return kTypeRecordSize + payload_size(t.kind(), t.vlen()).value_or(0); }
 
-bool same_bytes(TypeRef a, TypeRef b) {
-  const size_t n = record_size(a);
-  return n == record_size(b) && std::memcmp(a.bytes(), b.bytes(), n) == 0;
-}
+std::string_view record_bytes(TypeRef t) { return {reinterpret_cast<const char*>(t.bytes()), record_size(t)}; }
 
 // The type ids a record refers to, in order.
 template <typename Fn>
@@ -88,7 +81,7 @@ class DedupChecker {
  private:
   std::string label(uint32_t id) const {
     const TypeRef t = btf_.type(id);
-    const std::string_view name = btf_.name_of(t.name_off());
+    const std::string_view name = bounded_name(btf_, t.name_off(), kPrintedName);
     return std::string(kind_name(t.kind())) + " " + std::to_string(id) +
            (name.empty() ? std::string(" (anon)") : " '" + printable(name) + "'");
   }
@@ -165,7 +158,13 @@ class DedupChecker {
     return h;
   }
 
-  uint64_t hash_name(uint32_t off) const { return std::hash<std::string_view>()(btf_.name_of(off)); }
+  // A cut name (see name_key) hashes with its offset: hashing each whole
+  // would cost records x length.
+  uint64_t hash_name(uint32_t off) const {
+    const NameKey k = name_key(btf_, off);
+    const uint64_t h = std::hash<std::string_view>()(k.name);
+    return k.off ? mix(h, k.off) : h;
+  }
 
   // XC-DEDUP-002 and -004.
   void equivalent_records(const std::vector<uint32_t>& first_copy) {
@@ -223,17 +222,18 @@ class DedupChecker {
 
   // XC-DEDUP-003: FWD beside a definition of the same name and kind.
   void forward_declarations() {
-    std::unordered_set<std::string_view> structs, unions;
+    std::unordered_set<NameKey, NameKeyHash> structs, unions;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
-      if (t.kind() == kStruct) structs.insert(btf_.name_of(t.name_off()));
-      if (t.kind() == kUnion) unions.insert(btf_.name_of(t.name_off()));
+      if (t.kind() == kStruct) structs.insert(name_key(btf_, t.name_off()));
+      if (t.kind() == kUnion) unions.insert(name_key(btf_, t.name_off()));
     }
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kFwd) continue;
-      const std::string_view name = btf_.name_of(t.name_off());
-      if (name.empty() || !(t.kflag() ? unions : structs).contains(name)) continue;
+      const NameKey key = name_key(btf_, t.name_off());
+      const std::string_view name = key.name;
+      if (name.empty() || !(t.kflag() ? unions : structs).contains(key)) continue;
       ++stats_.fwd_with_definition;
       findings_.emit(rules::DEDUP_003, type_location(in_, id),
                      "forward declaration of " + std::string(t.kflag() ? "union" : "struct") + " '" +
@@ -305,11 +305,14 @@ class DedupChecker {
 
 }  // namespace
 
+// One entry per distinct record content, the lowest id that has it (ids
+// are visited in order): find() is then one lookup however many copies a
+// blob holds, where walking every copy of a content made N copies cost N^2.
 RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
-  by_hash_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
+  first_of_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
   for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
-    if (!t.is_void()) by_hash_.emplace(hash_bytes(t.bytes(), record_size(t)), id);
+    if (!t.is_void()) first_of_.try_emplace(record_bytes(t), id);
   }
 }
 
@@ -319,11 +322,8 @@ const NameIndex& RecordIndex::names() const {
 }
 
 uint32_t RecordIndex::find(TypeRef t) const {
-  uint32_t found = 0;
-  const auto [from, to] = by_hash_.equal_range(hash_bytes(t.bytes(), record_size(t)));
-  for (auto it = from; it != to; ++it)
-    if ((!found || it->second < found) && same_bytes(btf_.type(it->second), t)) found = it->second;
-  return found;
+  const auto it = first_of_.find(record_bytes(t));
+  return it == first_of_.end() ? 0 : it->second;
 }
 
 void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -27,6 +28,12 @@ using input::Symbol;
 using input::SymbolIndex;
 
 constexpr size_t kListed = 6;  // addresses or names listed in one message
+// Names kept in CrossCheckStats per list: the findings list as many, and a
+// hostile input could otherwise keep one string per symbol.
+constexpr size_t kNamesKept = Findings::kPerRuleLimit;
+// Notes of one kind listed per check (real kernels have a handful of
+// DATASECs); the rest are counted in one closing note.
+constexpr size_t kNotesListed = 16;
 
 // A symbol's identity for "distinct addresses": in a relocatable object
 // every section starts at 0, so the section is part of it.
@@ -54,34 +61,48 @@ class SymbolChecker {
     stats_.symbols_checked = true;
     check_functions();
     check_function_tags();
+    size_t percpu_datasecs = 0;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kDatasec) continue;
-      if (btf_.name_of(t.name_off()) == ".data..percpu")
-        check_percpu(id);
-      else
+      if (name_of(t.name_off()) != ".data..percpu")
         check_global_vars(id);
+      else if (percpu_datasecs++ == 0)  // the kernel has one; each check walks every symbol
+        check_percpu(id);
     }
+    if (percpu_datasecs > 1)
+      findings_.note(btf_section(in_), std::to_string(percpu_datasecs - 1) +
+                                           " more DATASECs named '.data..percpu': XC-SYM-005/007 checked the "
+                                           "first only (XC-CONV-004 reports the others)");
+    if (size_notes_ > kNotesListed)
+      findings_.note(btf_section(in_), std::to_string(size_notes_ - kNotesListed) +
+                                           " more DATASECs end short of their section (notes not listed)");
   }
 
  private:
+  std::string_view name_of(uint32_t off) const { return xc_name(btf_, off); }
+  static void keep_name(std::vector<std::string>& names, std::string_view name) {
+    if (names.size() < kNamesKept) names.push_back(printable(name));
+  }
+
   // ------------------------------------------------------------ functions
   void check_functions() {
-    std::unordered_map<std::string_view, std::vector<uint32_t>> funcs;
-    std::vector<std::string_view> order;  // first-seen order keeps the findings in id order
+    std::unordered_map<NameKey, std::vector<uint32_t>, NameKeyHash> funcs;
+    std::vector<NameKey> order;  // first-seen order keeps the findings in id order
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kFunc) continue;
-      const std::string_view name = btf_.name_of(t.name_off());
-      if (name.empty()) continue;
-      auto& ids = funcs[name];
-      if (ids.empty()) order.push_back(name);
+      const NameKey key = name_key(btf_, t.name_off());
+      if (key.name.empty()) continue;
+      auto& ids = funcs[key];
+      if (ids.empty()) order.push_back(key);
       ids.push_back(id);
     }
     stats_.func_names = order.size();
     const auto clones = clone_names();
-    for (std::string_view name : order) {
-      const std::vector<uint32_t>& ids = funcs[name];
+    for (const NameKey& key : order) {
+      const std::string_view name = key.name;
+      const std::vector<uint32_t>& ids = funcs[key];
       const auto texts = text_symbols(symbols_, name);
       if (texts.empty())
         report_missing(ids.front(), name, clones);
@@ -129,23 +150,23 @@ class SymbolChecker {
         // name, and the only code has an ABI the prototype may not give.
         ++stats_.abi_clones;
         findings_.emit(rules::SYM_004, type_location(in_, id),
-                       "no text symbol '" + std::string(name) + "', only the compiler clone '" +
-                           std::string(it->second.abi) +
+                       "no text symbol '" + printable(name) + "', only the compiler clone '" +
+                           printable(it->second.abi) +
                            "', whose parameters and return value the compiler may have changed: a tracer "
                            "attaching to it reads arguments this prototype does not describe");
         return;
       }
-      why = "only the compiler clone '" + std::string(it->second.first) + "' exists";
+      why = "only the compiler clone '" + printable(it->second.first) + "' exists";
     } else if (symbols_.origin != "symtab" && exit_style(name)) {
       ++stats_.exit_style;
       why = "not in " + symbols_.origin +
             "; the name suggests built-in module exit code (.exit.text is outside the kallsyms text ranges)";
     } else {
       ++stats_.absent;
-      stats_.absent_names.emplace_back(name);
+      keep_name(stats_.absent_names, name);
       why = "not in " + symbols_.origin + ": inlined everywhere or discarded, yet encoded";
     }
-    findings_.emit(rules::SYM_001, type_location(in_, id), "no text symbol '" + std::string(name) + "': " + why);
+    findings_.emit(rules::SYM_001, type_location(in_, id), "no text symbol '" + printable(name) + "': " + why);
   }
 
   void report_ambiguous(uint32_t id, std::string_view name, const std::vector<const Symbol*>& texts) {
@@ -163,7 +184,7 @@ class SymbolChecker {
       list += (list.empty() ? "" : ", ") + hex(address);
     }
     findings_.emit(rules::SYM_002, type_location(in_, id),
-                   "'" + std::string(name) + "' has " + std::to_string(places.size()) + " text symbols (" + list +
+                   "'" + printable(name) + "' has " + std::to_string(places.size()) + " text symbols (" + list +
                        "); a tracer attaching by this name gets the first");
   }
 
@@ -182,9 +203,18 @@ class SymbolChecker {
         list += "prototype " + std::to_string(proto) + ")";
     }
     findings_.emit(rules::SYM_003, type_location(in_, ids[1]),
-                   std::to_string(ids.size()) + " FUNC records named '" + std::string(name) + "' with " +
+                   std::to_string(ids.size()) + " FUNC records named '" + printable(name) + "' with " +
                        std::to_string(protos.size()) + " prototypes: " + list +
                        "; which record describes which address is unknowable");
+  }
+
+  // The addresses of the text symbols of a name, in order: looked up once
+  // per name, however many tags ask (a name may have thousands of symbols).
+  const std::vector<uint64_t>& text_addresses(std::string_view name) {
+    auto [it, fresh] = text_addresses_.try_emplace(name);
+    if (fresh)
+      for (const Symbol* s : text_symbols(symbols_, name)) it->second.push_back(s->address);
+    return it->second;
   }
 
   // DECL_TAGs on a whole FUNC: "bpf_kfunc", and the proposed "addr=0x...".
@@ -194,12 +224,12 @@ class SymbolChecker {
       if (tag.kind() != kDeclTag || tag.payload(0) != ~uint32_t(0) || !btf_.has_type(tag.type())) continue;
       const TypeRef func = btf_.type(tag.type());
       if (func.kind() != kFunc) continue;
-      const std::string_view value = btf_.name_of(tag.name_off());
-      const std::string_view name = btf_.name_of(func.name_off());
+      const std::string_view value = name_of(tag.name_off());
+      const std::string_view name = name_of(func.name_off());
       if (value == "bpf_kfunc") {
-        if (text_symbols(symbols_, name).empty())
+        if (text_addresses(name).empty())
           findings_.emit(rules::SYM_010, type_location(in_, tag.type()),
-                         "kfunc '" + std::string(name) + "' has no text symbol in " + symbols_.origin +
+                         "kfunc '" + printable(name) + "' has no text symbol in " + symbols_.origin +
                              ": BPF programs calling it fail to load");
       } else if (value.starts_with("addr=")) {
         check_address_tag(id, tag.type(), name, value.substr(5));
@@ -216,16 +246,16 @@ class SymbolChecker {
     if (!prefixed || ec != std::errc() || end != text.data() + text.size()) {
       problem = "is not an address";
     } else {
-      const auto texts = text_symbols(symbols_, name);
-      if (std::none_of(texts.begin(), texts.end(), [&](const Symbol* s) { return s->address == address; }))
+      const auto& texts = text_addresses(name);
+      if (!std::binary_search(texts.begin(), texts.end(), address))
         problem = texts.empty() ? "names a function with no text symbol"
                                 : "is none of the " + std::to_string(texts.size()) + " addresses of '" +
-                                      std::string(name) + "'";
+                                      printable(name) + "'";
     }
     if (problem.empty()) return;
     findings_.emit(rules::SYM_012, type_location(in_, tag_id),
-                   "tag 'addr=" + std::string(prefixed ? "0x" : "") + std::string(text) + "' of FUNC " +
-                       std::to_string(func_id) + " '" + std::string(name) + "' " + problem);
+                   "tag 'addr=" + std::string(prefixed ? "0x" : "") + printable(text) + "' of FUNC " +
+                       std::to_string(func_id) + " '" + printable(name) + "' " + problem);
   }
 
   // --------------------------------------------------------------- percpu
@@ -266,9 +296,14 @@ class SymbolChecker {
       return;
     }
     // The percpu symbols, by address; markers (__per_cpu_start) left out.
+    // And all of them by name, in address order, for the VARs to look up.
     std::vector<const Symbol*> percpu;
-    for (const Symbol& s : symbols_.symbols())
-      if (in_percpu(s, *range) && !s.name.starts_with("__per_cpu_")) percpu.push_back(&s);
+    std::unordered_map<std::string_view, std::vector<const Symbol*>> by_name;
+    for (const Symbol& s : symbols_.symbols()) {
+      if (!in_percpu(s, *range)) continue;
+      by_name[s.name].push_back(&s);
+      if (!s.name.starts_with("__per_cpu_")) percpu.push_back(&s);
+    }
     if (percpu.empty()) {
       findings_.note(btf_section(in_), symbols_.origin + " has no percpu variables (kallsyms without "
                                                          "CONFIG_KALLSYMS_ALL?): percpu VAR offsets not checked");
@@ -282,15 +317,17 @@ class SymbolChecker {
       const VarSecInfo v = secinfo_at(ds, i);
       if (!btf_.has_type(v.type) || btf_.type(v.type).kind() != kVar) continue;
       ++stats_.percpu_vars;
-      const std::string_view name = btf_.name_of(btf_.type(v.type).name_off());
+      const std::string_view name = name_of(btf_.type(v.type).name_off());
       var_names.insert(name);
       var_addresses.insert(range->start + v.offset);
-      check_var_against(datasec, i, v, name, *range, percpu);
+      const auto candidates = by_name.find(name);
+      check_var_against(datasec, i, v, name, *range, percpu,
+                        candidates == by_name.end() ? std::span<const Symbol* const>() : candidates->second);
     }
     check_section_size(datasec, range->end - range->start, range->how);
     for (const Symbol* s : percpu) {
       if (var_names.contains(s->name)) continue;
-      stats_.percpu_symbols_without_var.push_back(s->name);
+      keep_name(stats_.percpu_symbols_without_var, s->name);
       std::string why;
       std::optional<Severity> severity;
       if (s->address == range->start) {
@@ -302,27 +339,26 @@ class SymbolChecker {
       }
       Location loc = type_location(in_, datasec);
       findings_.emit(rules::SYM_007, loc,
-                     "percpu symbol '" + s->name + "' at offset " + hex(s->address - range->start) +
+                     "percpu symbol '" + printable(s->name) + "' at offset " + hex(s->address - range->start) +
                          " has no VAR" + why,
                      severity);
     }
   }
 
+  // `candidates`: the percpu symbols of the VAR's name, in address order.
   void check_var_against(uint32_t datasec, uint32_t i, const VarSecInfo& v, std::string_view name, const Range& r,
-                         const std::vector<const Symbol*>& percpu) {
-    std::vector<const Symbol*> candidates = symbols_.find_all(name);
-    std::erase_if(candidates, [&](const Symbol* s) { return !in_percpu(*s, r); });
+                         const std::vector<const Symbol*>& percpu, std::span<const Symbol* const> candidates) {
     const uint64_t want = r.start + v.offset;
-    const auto match = std::find_if(candidates.begin(), candidates.end(),
-                                    [&](const Symbol* s) { return s->address == want; });
+    const auto match = std::lower_bound(candidates.begin(), candidates.end(), want,
+                                        [](const Symbol* s, uint64_t a) { return s->address < a; });
     Location loc = type_location(in_, datasec);
     if (loc.offset) *loc.offset += kTypeRecordSize + 12ull * i;
-    if (match == candidates.end()) {
+    if (match == candidates.end() || (*match)->address != want) {
       ++stats_.percpu_mismatched;
       std::string where = "no percpu symbol of that name";
       if (!candidates.empty()) where = "its symbol is at offset " + hex(candidates.front()->address - r.start);
       findings_.emit(rules::SYM_005, loc,
-                     "VAR '" + std::string(name) + "' at offset " + hex(v.offset) + ": " + where);
+                     "VAR '" + printable(name) + "' at offset " + hex(v.offset) + ": " + where);
       return;
     }
     ++stats_.percpu_matched;
@@ -334,10 +370,10 @@ class SymbolChecker {
     if (want + v.size > limit) {
       ++stats_.percpu_overlapping;
       findings_.emit(rules::SYM_005, loc,
-                     "VAR '" + std::string(name) + "' of " + std::to_string(v.size) + " bytes at offset " +
+                     "VAR '" + printable(name) + "' of " + std::to_string(v.size) + " bytes at offset " +
                          hex(v.offset) + " runs " + std::to_string(want + v.size - limit) + " bytes into " +
                          (next == percpu.end() ? std::string("the end of the percpu area")
-                                               : "'" + (*next)->name + "'"));
+                                               : "'" + printable((*next)->name) + "'"));
     }
   }
 
@@ -352,14 +388,14 @@ class SymbolChecker {
     if ((linkage == 1) == global) return;
     ++stats_.var_linkage_mismatched;
     findings_.emit(ext::rules::XC_SYM_009, loc,
-                   "VAR '" + std::string(name) + "' has linkage " + std::to_string(linkage) + " (" +
+                   "VAR '" + printable(name) + "' has linkage " + std::to_string(linkage) + " (" +
                        (linkage == 1 ? "global" : "static") + "), its symbol is " + (global ? "global" : "local") +
                        " ('" + std::string(1, sym.type) + "' in " + symbols_.origin + ")");
   }
 
   void check_section_size(uint32_t datasec, uint64_t span, const std::string& how) {
     const TypeRef ds = btf_.type(datasec);
-    const std::string name(btf_.name_of(ds.name_off()));
+    const std::string name = printable(name_of(ds.name_off()));
     // A span from hostile symbols may be anything up to 2^64 - 1.
     const int64_t slack = span >= ds.size() ? int64_t(std::min<uint64_t>(span - ds.size(), INT64_MAX))
                                             : -int64_t(ds.size() - span);
@@ -368,7 +404,7 @@ class SymbolChecker {
       findings_.emit(rules::SYM_006, type_location(in_, datasec),
                      "DATASEC '" + name + "' of " + std::to_string(ds.size()) + " bytes is larger than " + how +
                          " (" + std::to_string(span) + ")");
-    } else if (slack > 0) {
+    } else if (slack > 0 && ++size_notes_ <= kNotesListed) {
       findings_.note(btf_section(in_), "DATASEC '" + name + "' ends at its last VAR, " + std::to_string(slack) +
                                            " bytes short of " + how + " (pahole 1.24's convention)");
     }
@@ -379,7 +415,7 @@ class SymbolChecker {
   // from the section's address, or symbol values in a relocatable object.
   void check_global_vars(uint32_t datasec) {
     const TypeRef ds = btf_.type(datasec);
-    const std::string_view sec_name = btf_.name_of(ds.name_off());
+    const std::string_view sec_name = name_of(ds.name_off());
     const input::Section* sec = in_.artifact.section(sec_name);
     if (!sec) return;  // XC-CONV-004 reports DATASECs without a section
     const bool relocatable = in_.artifact.elf_type == ET_REL;
@@ -387,26 +423,76 @@ class SymbolChecker {
       const VarSecInfo v = secinfo_at(ds, i);
       if (!btf_.has_type(v.type) || btf_.type(v.type).kind() != kVar) continue;
       ++stats_.global_vars;
-      const std::string_view name = btf_.name_of(btf_.type(v.type).name_off());
-      auto candidates = symbols_.find_all(name);
-      std::erase_if(candidates, [&](const Symbol* s) {
-        return !data_symbol(*s) || (s->section && s->section != sec->index) ||
-               (!s->section && (s->address < sec->addr || s->address >= sec->addr + sec->size));
-      });
+      const std::string_view name = name_of(btf_.type(v.type).name_off());
       const uint64_t want = relocatable ? v.offset : sec->addr + v.offset;
-      if (std::any_of(candidates.begin(), candidates.end(), [&](const Symbol* s) { return s->address == want; }))
-        continue;
+      const DataSymbolsIn in = data_symbols_in(name, *sec);
+      if (in.has(want)) continue;
       ++stats_.global_vars_mismatched;
       Location loc = type_location(in_, datasec);
       if (loc.offset) *loc.offset += kTypeRecordSize + 12ull * i;
-      std::string where = "no symbol of that name in " + std::string(sec_name);
-      if (!candidates.empty())
-        where = "its symbol is at offset " + hex(candidates.front()->address - (relocatable ? 0 : sec->addr));
+      std::string where = "no symbol of that name in " + printable(sec_name);
+      if (const Symbol* first = in.first())
+        where = "its symbol is at offset " + hex(first->address - (relocatable ? 0 : sec->addr));
       findings_.emit(rules::SYM_008, loc,
-                     "VAR '" + std::string(name) + "' at offset " + hex(v.offset) + " of '" + std::string(sec_name) +
+                     "VAR '" + printable(name) + "' at offset " + hex(v.offset) + " of '" + printable(sec_name) +
                          "': " + where);
     }
-    check_section_size(datasec, sec->size, "section " + std::string(sec_name));
+    check_section_size(datasec, sec->size, "section " + printable(sec_name));
+  }
+
+  // The data symbols of a name that lie in an ELF section: those defined in
+  // it (by index), and those with no section index (kallsyms) whose address
+  // is inside it. Two runs of the name's data symbols, each in address
+  // order; the symbols come from an index built once (a name may have
+  // thousands of symbols and a DATASEC thousands of VARs of that name).
+  struct DataSymbolsIn {
+    std::span<const Symbol* const> defined, addressed;
+    bool has(uint64_t address) const {
+      for (const auto run : {defined, addressed}) {
+        const auto it = std::lower_bound(run.begin(), run.end(), address,
+                                         [](const Symbol* s, uint64_t a) { return s->address < a; });
+        if (it != run.end() && (*it)->address == address) return true;
+      }
+      return false;
+    }
+    // The first in address order (then in the index's order), as a walk of
+    // all the name's symbols would meet it.
+    const Symbol* first() const {
+      if (defined.empty()) return addressed.empty() ? nullptr : addressed.front();
+      if (addressed.empty()) return defined.front();
+      return std::min(defined.front(), addressed.front());  // symbols_ is in that order
+    }
+  };
+  DataSymbolsIn data_symbols_in(std::string_view name, const input::Section& sec) {
+    if (!data_by_name_) {
+      // Each name's data symbols, by section index, each section's in
+      // address order (the index's order).
+      data_by_name_.emplace();
+      for (const Symbol& s : symbols_.symbols())
+        if (data_symbol(s)) (*data_by_name_)[s.name].push_back(&s);
+      for (auto& [n, list] : *data_by_name_)
+        std::stable_sort(list.begin(), list.end(),
+                         [](const Symbol* a, const Symbol* b) { return a->section < b->section; });
+    }
+    DataSymbolsIn out;
+    const auto it = data_by_name_->find(name);
+    if (it == data_by_name_->end()) return out;
+    const std::vector<const Symbol*>& list = it->second;
+    const auto in_section = [&](uint32_t index) {
+      const auto lo = std::lower_bound(list.begin(), list.end(), index,
+                                       [](const Symbol* s, uint32_t i) { return s->section < i; });
+      const auto hi = std::upper_bound(lo, list.end(), index,
+                                       [](uint32_t i, const Symbol* s) { return i < s->section; });
+      return std::span<const Symbol* const>(lo, hi);
+    };
+    if (sec.index) out.defined = in_section(sec.index);
+    const auto unplaced = in_section(0);
+    const auto lo = std::lower_bound(unplaced.begin(), unplaced.end(), sec.addr,
+                                     [](const Symbol* s, uint64_t a) { return s->address < a; });
+    const auto hi =
+        std::partition_point(lo, unplaced.end(), [&](const Symbol* s) { return s->address - sec.addr < sec.size; });
+    out.addressed = std::span<const Symbol* const>(lo, hi);
+    return out;
   }
 
   const CrossCheckInput& in_;
@@ -414,6 +500,9 @@ class SymbolChecker {
   const SymbolIndex& symbols_;
   Findings& findings_;
   CrossCheckStats& stats_;
+  std::unordered_map<std::string_view, std::vector<uint64_t>> text_addresses_;
+  std::optional<std::unordered_map<std::string_view, std::vector<const Symbol*>>> data_by_name_;
+  size_t size_notes_ = 0;
 };
 
 }  // namespace

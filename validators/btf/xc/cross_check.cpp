@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "btf/bounded_name.h"
 #include "btf/findings.h"
 #include "btf/btf_format.h"
 
@@ -26,13 +27,13 @@ NameIndex::NameIndex(const Btf& btf, uint32_t first_id) {
     const TypeRef t = btf.type(id);
     const uint32_t kind = kind_of(t);
     if (!kind) continue;
-    const std::string_view name = btf.name_of(t.name_off());
+    const std::string_view name = xc_name(btf, t.name_off());
     if (!name.empty()) names_.emplace(kind, name);
   }
 }
 
 Location type_location(const CrossCheckInput& in, uint32_t id) {
-  return btf::type_location(&in.btf, id, in.artifact.name, btf_section(in));
+  return bounded_type_location(&in.btf, id, in.artifact.name, btf_section(in));
 }
 
 CrossCheckStats cross_check(const CrossCheckInput& in, Findings& findings) {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "btf/bounded_name.h"
 #include "btf/btf.h"
 #include "core/findings.h"
 #include "input/artifact.h"
@@ -23,6 +24,29 @@ namespace elfmeta::btf::xc {
 
 // The format-independent findings (btf::Findings is the kernel verifier's).
 using Findings = elfmeta::Findings;
+
+// Names as the cross-checks read them: at most kMaxSymbolName bytes, the
+// bound symbol names are kept to (so that a BTF name and a symbol name
+// compare alike), plus one byte that tells a longer name. Reading whole
+// names costs records x length when many records name one long string.
+inline std::string_view xc_name(const Btf& btf, uint32_t off) { return bounded_name(btf, off, input::kMaxSymbolName); }
+inline bool is_cut(std::string_view xc_name) { return xc_name.size() > input::kMaxSymbolName; }
+
+// A name as a key for grouping records: a cut name (never valid BTF: the
+// kernel allows KSYM_NAME_LEN - 1 bytes) is told apart by its offset, so
+// that long names which share their first bytes are not taken for one.
+struct NameKey {
+  std::string_view name;
+  uint32_t off = 0;  // 0 unless the name is cut
+  bool operator==(const NameKey&) const = default;
+};
+struct NameKeyHash {
+  size_t operator()(const NameKey& k) const { return std::hash<std::string_view>()(k.name) ^ k.off; }
+};
+inline NameKey name_key(const Btf& btf, uint32_t off) {
+  const std::string_view n = xc_name(btf, off);
+  return {n, is_cut(n) ? off : 0};
+}
 
 // The named definitions among the records of ids [first_id,
 // btf.type_count()), by kind and name: which struct, union, enum, typedef,
@@ -34,7 +58,11 @@ class NameIndex {
   // Whether a record defines `name` as `kind` (kStruct, kUnion, kEnum,
   // kTypedef, kFunc, kVar). A FWD stands for the STRUCT or UNION it
   // declares, an ENUM64 for an ENUM.
-  bool has(uint32_t kind, std::string_view name) const { return names_.count({kind, name}) != 0; }
+  // Names are read as xc_name() reads them: a longer `name` is looked up by
+  // as much of it.
+  bool has(uint32_t kind, std::string_view name) const {
+    return names_.count({kind, name.substr(0, input::kMaxSymbolName + 1)}) != 0;
+  }
   // The kind a record is indexed under, or 0 when it is not a named definition.
   static uint32_t kind_of(TypeRef t);
 
@@ -65,7 +93,7 @@ class RecordIndex {
  private:
   const Btf& btf_;
   uint32_t first_id_;
-  std::unordered_multimap<uint64_t, uint32_t> by_hash_;
+  std::unordered_map<std::string_view, uint32_t> first_of_;  // record bytes -> lowest id
   mutable std::once_flag names_once_;
   mutable std::optional<NameIndex> names_;
 };
