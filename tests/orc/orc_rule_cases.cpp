@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 #include "core/report.h"
@@ -245,15 +246,17 @@ std::vector<OrcRuleCase> make_cases() {
                        for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1))
                          m.contents(section)[at] = 'X';
                      }
-                 bool any = false;
+                 // One broken entry among a few is still a table of its layout:
+                 // it takes two.
+                 size_t broken = 0;
                  for (size_t i = 0; i < m.entries(); ++i) {
                    std::array<uint8_t, 6> raw = m.entry(i).bytes;
                    if (raw == std::array<uint8_t, 6>{}) continue;
                    raw[5] |= 0x80;
                    m.set_raw_entry(i, raw);
-                   any = true;
+                   ++broken;
                  }
-                 return any;
+                 return broken >= 2;
                }});
   // ---------------------------------------------------------------- entries
   c.push_back({"ORC-ENT-001", kAnyScope, kAnyLayout, [](OrcMutation& m) {
@@ -461,11 +464,20 @@ std::vector<OrcRuleCase> make_cases() {
                }, {"ORC-SYM-003"}});
   OrcRuleCase pfx{"ORC-SYM-003", kAnyScope, kFrom6_4, [](OrcMutation& m) {
                     // The entry state moved from the prefix to the function: the
-                    // prefix falls under the padding before it.
+                    // prefix falls under the padding before it. A prefix it is:
+                    // a __pfx_ symbol starts there (not every entry state after
+                    // padding is one, in 7.2's image the first is not).
+                    std::set<uint64_t> prefixes;
+                    const auto own = m.symbols() ? std::nullopt : input::symbols_from_symtab(m.original());
+                    const input::SymbolIndex* symbols = m.symbols() ? &*m.symbols() : own ? &*own : nullptr;
+                    if (symbols)
+                      for (const auto& sym : symbols->symbols())
+                        if (sym.name.starts_with("__pfx_")) prefixes.insert(sym.address);
                     const auto i = m.find([&](size_t k) {
                       return k > 0 && is_entry_state(m.entry(k)) && is_weak(m.entry(k - 1)) &&
                              m.table().sites[k - 1].section == m.table().sites[k].section &&
-                             k + 1 < m.entries() && m.address(k + 1) > m.address(k) + 16;
+                             k + 1 < m.entries() && m.address(k + 1) > m.address(k) + 16 &&
+                             (m.table().relocatable || prefixes.count(m.address(k)));
                     });
                     if (!i) return false;
                     move_entry(m, *i, 16);

@@ -1,6 +1,6 @@
 // The ORC rule mutations (tests/orc/orc_rule_cases.cpp) applied to real
-// tables: Debian 6.1 (v1) and 6.12 (v2), a module and the vmlinux (with the
-// symbols of its kallsyms tables). Each adds findings of exactly its rule
+// tables: Debian 6.1 (G1), 6.12 (G3) and sid's 7.2 (G4), a module and the
+// vmlinux (with the symbols of its kallsyms tables). Each adds findings of exactly its rule
 // to what the unmutated table already has (a few asm warnings).
 #include <gtest/gtest.h>
 
@@ -25,7 +25,7 @@ struct RealTable {
 
 std::vector<RealTable> real_tables(std::string& why) {
   std::vector<RealTable> out;
-  for (const std::string label : {"debian-6.1", "debian-6.12"}) {
+  for (const std::string label : {"debian-6.1", "debian-6.12", "sid-7.2"}) {
     const auto tree = debian_kernel_tree(label, why);
     if (!tree) return {};
     auto image = input::open_input(tree->vmlinuz.string());
@@ -33,11 +33,12 @@ std::vector<RealTable> real_tables(std::string& why) {
     std::string no_symbols;
     out.push_back({label + " vmlinux", kImage, {image.artifact->content.begin(), image.artifact->content.end()},
                    input::symbols_from_image_kallsyms(*image.artifact, no_symbols)});
-    fs::path ko = tree->modules / "kernel" / "lib" / "crc7.ko";
+    // A library module of every release here (lib/crc7 is gone by 7.2).
+    fs::path ko = tree->modules / "kernel" / "lib" / "math" / "cordic.ko";
     if (!fs::exists(ko)) ko += ".xz";
     auto module = input::open_input(ko.string());
     if (!module.artifact) return {};
-    out.push_back({label + " crc7.ko", kModule, {module.artifact->content.begin(), module.artifact->content.end()}, std::nullopt});
+    out.push_back({label + " cordic.ko", kModule, {module.artifact->content.begin(), module.artifact->content.end()}, std::nullopt});
   }
   return out;
 }
