@@ -193,7 +193,8 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-HDR-005", [] { auto p = plan(1); p.flags = 0x5; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-006", [] { auto p = plan(); p.abi = 7; return check_plan(p, SframeFile::Raw); }},
       {"SFRAME-HDR-007", [] { auto p = plan(); p.fixed_ra = 0; return check_plan(p, SframeFile::Linked); }, {"SFRAME-FRE-009"}},
-      {"SFRAME-HDR-008", [] { auto p = plan(); p.fixed_fp = -16; return check_plan(p, SframeFile::Linked); }},
+      // Its FREs keep FP words, which a reader of a fixed FP offset does not expect (FRE-003).
+      {"SFRAME-HDR-008", [] { auto p = plan(); p.fixed_fp = -16; return check_plan(p, SframeFile::Linked); }, {"SFRAME-FRE-003"}},
       {"SFRAME-HDR-009", [] { auto p = plan(); p.auxhdr_len = 4; return check_plan(p, SframeFile::Raw); }},
       // The FDE array read one record late: the last "FDE" is FRE bytes.
       {"SFRAME-HDR-010", [] { auto p = plan(); p.fdeoff = 20; return check_plan(p, SframeFile::Raw); },
@@ -429,6 +430,98 @@ TEST(SframeSyntheticCfi, Versions2And3AgreeWithTheirEhFrame) {
   EXPECT_EQ(signal.rules, std::set<std::string>{"SFRAME-CFI-007"}) << signal.listing;
   p.signal_cie = true;
   p.fdes[1].signal = true;
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
+}
+
+// Version 3 as binutils 2.46+ defines it, on what no producer here writes:
+// a FLEX control word of 0 means "no rule" for RA or FP wherever it stands
+// (libsframe's own findfre-flex-1 writes CFA, 0, 0), trailing or not;
+// leftover words and the unused control bit are findings; an FDE without
+// FREs marks an outermost frame (a note), or a signal frame gas could not
+// describe.
+TEST(SframeVersion3, FlexZeroWordsAreNoRule) {
+  const auto flex = [](std::vector<int32_t> words) {
+    auto p = plan(3, 2);
+    p.fdes[1].v3_kind = sframe::kFlex;
+    p.fdes[1].fres.resize(1);
+    p.fdes[1].fres[0].words = std::move(words);
+    return check_plan(p, SframeFile::Linked);
+  };
+  for (const auto& words : std::vector<std::vector<int32_t>>{{(7 << 3) | 1, 8},             // CFA only
+                                                             {(7 << 3) | 1, 8, 0},          // RA: no rule
+                                                             {(7 << 3) | 1, 8, 0, 0},       // RA and FP: no rule
+                                                             {(7 << 3) | 1, 8, 2, -8},      // RA at CFA-8
+                                                             {(7 << 3) | 1, 8, 2, -8, 0},   // FP: no rule
+                                                             {(7 << 3) | 1, 8, 0, 2, -16},  // RA none, FP at CFA-16
+                                                             {(7 << 3) | 1, 8, 2, -8, 2, -16}}) {
+    const Fired f = flex(words);
+    EXPECT_TRUE(f.rules.empty()) << words.size() << " words:\n" << f.listing;
+  }
+  EXPECT_EQ(flex({(7 << 3) | 1, 8, 2}).rules, std::set<std::string>{"SFRAME-FRE-003"});           // RA without its offset
+  EXPECT_EQ(flex({(7 << 3) | 1, 8, 2, -8, 2, -16, 0}).rules, std::set<std::string>{"SFRAME-FRE-003"});  // a word too many
+  EXPECT_EQ(flex({(7 << 3) | 1 | 4, 8}).rules, std::set<std::string>{"SFRAME-FRE-011"});           // the unused bit
+}
+
+TEST(SframeVersion3, AnFdeWithoutFresIsAnOutermostFrameNotAnError) {
+  auto p = plan(3, 3);
+  p.fdes[1].fres.clear();
+  Fired f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.rules, std::set<std::string>{"SFRAME-FDE-010"}) << f.listing;
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_NE(f.listing.find("outermost frame"), std::string::npos) << f.listing;
+  p.fdes[1].signal = true;  // what gas 2.46+ writes for a signal frame it cannot describe
+  f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_NE(f.listing.find("signal frame without FREs"), std::string::npos) << f.listing;
+  p.fdes[1].v3_kind = sframe::kFlex;  // no meaning defined: a warning
+  f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_EQ(f.rules, std::set<std::string>{"SFRAME-FDE-010"}) << f.listing;
+  auto v2 = plan(2, 3);  // version 2: every PC of the function without a rule
+  v2.fdes[1].fres.clear();
+  EXPECT_EQ(check_plan(v2, SframeFile::Linked).errors, 1u);
+}
+
+// FDE_FUNC_START_PCREL decides in version 3 as in version 2: without it a
+// start counts from the section (SFRAME-HDR-019 still reports the section).
+TEST(SframeVersion3, StartsWithoutPcrelCountFromTheSection) {
+  auto p = plan(3, 3);
+  p.flags = sframe::kFdeSorted;
+  const auto bytes = synth::sframe_elf(p, SframeFile::Linked);
+  auto opened = input::open_bytes("v3", bytes);
+  ASSERT_TRUE(opened.artifact);
+  DiagnosticList discard;
+  sframe::SframeFindings f("v3", discard, kNoConsumer);
+  const auto t = sframe::read_sframe(*opened.artifact, f);
+  ASSERT_TRUE(t && t->usable);
+  for (size_t i = 0; i < p.fdes.size(); ++i) EXPECT_EQ(t->starts[i].address, p.text_addr + p.fdes[i].offset);
+  EXPECT_EQ(check_bytes(bytes).rules, std::set<std::string>{"SFRAME-HDR-019"});
+}
+
+// ld's PLT FDEs by the ABI table's shapes: the IBT layout's second row at 9
+// is one of them; .plt.got's sp+16 is one too, and the known ld defect.
+TEST(SframePltShapes, AreTheAbiTables) {
+  auto p = plan(3, 1);
+  p.code_section = ".plt";
+  p.fdes[0].pc_type = sframe::kPcMask;
+  p.fdes[0].rep_size = 16;
+  p.fdes[0].size = 64;
+  p.fdes[0].fres.resize(2);
+  p.fdes[0].fres[0] = {};
+  p.fdes[0].fres[0].words = {8};
+  p.fdes[0].fres[1].start = 9;
+  p.fdes[0].fres[1].words = {16};
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty()) << check_plan(p, SframeFile::Linked).listing;
+  p.fdes[0].fres[1].start = 10;  // no layout of ld's
+  EXPECT_EQ(check_plan(p, SframeFile::Linked).rules, std::set<std::string>{"SFRAME-ELF-009"});
+  p.code_section = ".plt.got";
+  p.fdes[0].rep_size = 8;
+  p.fdes[0].fres.resize(1);
+  p.fdes[0].fres[0].words = {16};
+  const Fired got = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(got.rules, std::set<std::string>{"SFRAME-ELF-009"}) << got.listing;
+  EXPECT_NE(got.listing.find("known producer defect"), std::string::npos) << got.listing;
+  p.fdes[0].fres[0].words = {8};  // what the code does
   EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
 }
 
