@@ -48,7 +48,7 @@ bool cfi_loads_cfa_from(const input::CfaRule& cfa, uint32_t reg, int64_t offset)
 }
 
 struct Counts {
-  size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, not_compared = 0;
+  size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, not_compared = 0, unaligned = 0;
 };
 
 class Differential {
@@ -68,6 +68,14 @@ class Differential {
       return;
     }
     const uint64_t start = t_.starts[i].address, end = start + d.size;
+    // Rows between instructions (assembler data, `.byte` in a test): the
+    // CFI, whose rows advance by the code alignment factor, cannot say
+    // where they change (AArch64 gas rounds the advance down).
+    if (abi_ && abi_->insn_align > 1 &&
+        (start % abi_->insn_align || std::any_of(fres_.begin(), fres_.end(), [&](const Fre& r) { return r.start % abi_->insn_align; }))) {
+      ++n_.unaligned;
+      return;
+    }
     reported_ = 0;
     size_t k = 0;  // the FRE in force
     for (uint64_t pc = start; pc < end;) {
@@ -271,7 +279,9 @@ bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, Sframe
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +
          (n.not_compared ? ", " + std::to_string(n.not_compared) + " with a rule one side cannot compare (a DWARF expression, "
-                          "a FLEX rule beyond offsets and registers)" : std::string()));
+                          "a FLEX rule beyond offsets and registers)" : std::string()) +
+         (n.unaligned ? ", " + std::to_string(n.unaligned) + " FDEs with rows between instructions not compared (the "
+                        "CFI's code alignment cannot place them)" : std::string()));
   return true;
 }
 

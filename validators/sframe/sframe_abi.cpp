@@ -52,9 +52,9 @@ constexpr StartRelocations kS390Relocations{R_390_PC32, R_390_PC64, R_390_NONE};
 // In id order (abi_facts indexes it by id - 1).
 constexpr AbiFacts kAbis[] = {
     {.id = kAarch64Be, .name = "aarch64-be", .endian = Endian::Big, .machine = EM_AARCH64, .sp = 31, .fp = 29, .ra = 30,
-     .fixed_ra = 0, .pauth = true, .relocations = kAarch64Relocations, .since = "binutils 2.40"},
+     .fixed_ra = 0, .pauth = true, .insn_align = 4, .relocations = kAarch64Relocations, .since = "binutils 2.40"},
     {.id = kAarch64Le, .name = "aarch64-le", .endian = Endian::Little, .machine = EM_AARCH64, .sp = 31, .fp = 29, .ra = 30,
-     .fixed_ra = 0, .pauth = true, .relocations = kAarch64Relocations, .since = "binutils 2.40"},
+     .fixed_ra = 0, .pauth = true, .insn_align = 4, .relocations = kAarch64Relocations, .since = "binutils 2.40"},
     // RA at CFA-8 always (the call pushed it): the header's fixed RA offset.
     {.id = kAmd64Le, .name = "amd64", .endian = Endian::Little, .machine = EM_X86_64, .sp = 7, .fp = 6, .ra = 16,
      .fixed_ra = -8, .flex = true, .min_sp_cfa = 8, .relocations = kX86_64Relocations, .plt = kAmd64Plt,
@@ -62,7 +62,7 @@ constexpr AbiFacts kAbis[] = {
     // CFA = r15 + 160 at entry (the register save area the caller
     // allocates), stored as (offset - 160) / 8; r14 holds the return address.
     {.id = kS390xBe, .name = "s390x", .endian = Endian::Big, .machine = EM_S390, .sp = 15, .fp = 11, .ra = 14,
-     .fixed_ra = 0, .cfa = {8, 160}, .ra_padding = true, .v2_register_words = true, .flex = true,
+     .fixed_ra = 0, .cfa = {8, 160}, .ra_padding = true, .v2_register_words = true, .flex = true, .insn_align = 2,
      .relocations = kS390Relocations, .plt = kS390xPlt, .plt_gap = kS390xPltGap, .since = "binutils 2.45"},
 };
 

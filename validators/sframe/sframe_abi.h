@@ -68,6 +68,9 @@ struct AbiFacts {
   bool pauth = false;           // the FDE's pauth-key bit and the FRE's mangled-RA bit mean something
   bool flex = false;            // gas writes version 3 FLEX FDEs for this ABI
   int32_t min_sp_cfa = 0;       // an SP-based CFA offset below this is implausible (0: not checked)
+  // Instructions start at multiples of this: DWARF CFI (whose code
+  // alignment factor is this) cannot place a row between them.
+  uint32_t insn_align = 1;
   StartRelocations relocations;
   std::span<const PltShape> plt = {};  // what ld writes for linker-made code
   // Non-empty when ld is known to leave a PLT without FDEs where it should

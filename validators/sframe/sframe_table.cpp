@@ -2,6 +2,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "core/second_core.h"
@@ -15,6 +16,7 @@ namespace elfmeta::sframe {
 namespace {
 
 constexpr uint32_t kShtGnuSframe = 0x6ffffff4;  // SHT_GNU_SFRAME (binutils 2.45)
+constexpr uint32_t kPtGnuSframe = 0x6474e554;
 
 // From this many FDEs the FREs are read on two cores (a large program's
 // section; below, a thread costs more than it saves).
@@ -45,6 +47,15 @@ class Reader {
         if (a_.sections[k].type == kShtGnuSframe) t_.section = &a_.sections[k];
       if (!t_.section) return std::nullopt;
       data = t_.section->data;
+      // ld --discard-sframe (2.46+) leaves an empty .sframe and no
+      // PT_GNU_SFRAME: nothing reads it (readelf says "no debugging data").
+      // An empty section that a segment or a link would read is still
+      // SFRAME-HDR-002 (gas 2.45's empty .sframe in crt objects broke mold).
+      if (data.empty() && a_.elf_type != ET_REL &&
+          std::none_of(a_.segments.begin(), a_.segments.end(), [](const input::Segment& p) { return p.type == kPtGnuSframe; })) {
+        f_.note("an empty " + t_.section->name + " and no PT_GNU_SFRAME: no SFrame (what ld --discard-sframe leaves)");
+        return std::nullopt;
+      }
       t_.relocatable = a_.elf_type == ET_REL;
       t_.addr = t_.relocatable ? 0 : t_.section->addr;
     } else {
