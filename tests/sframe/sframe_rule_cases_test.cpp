@@ -553,6 +553,20 @@ TEST(SframeRules, OverlapIsFoundInEitherFdeOrder) {
   EXPECT_NE(in_order.listing.find("inside FDE 1"), std::string::npos) << in_order.listing;
 }
 
+// A raw section of a linked file starts its functions before itself (start
+// fields are negative): an FDE whose size reaches over the next one still
+// overlaps it, though start + size wraps past 2^64 (found by the libsframe 3
+// differential on a mutated size).
+TEST(SframeRules, OverlapIsFoundWhereStartsPrecedeTheSection) {
+  auto p = plan(3, 3);
+  p.text_addr = ~uint64_t(0) - 0x100000;  // 1 MiB before the section
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].size = 0x70000000;
+  const Fired fired = check_plan(p, SframeFile::Raw);
+  EXPECT_TRUE(fired.rules.count("SFRAME-FDE-009")) << fired.listing;
+  EXPECT_NE(fired.listing.find("inside FDE 1"), std::string::npos) << fired.listing;
+}
+
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {
   const auto& all = cases();
   auto it = std::find_if(all.begin(), all.end(), [&](const RuleCase& c) { return c.rule == GetParam(); });
