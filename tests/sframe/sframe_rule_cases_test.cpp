@@ -462,6 +462,28 @@ TEST(SframeVersion3, FlexZeroWordsAreNoRule) {
   EXPECT_EQ(flex({(7 << 3) | 1 | 4, 8}).rules, std::set<std::string>{"SFRAME-FRE-011"});           // the unused bit
 }
 
+// s390x stores the CFA offset as (offset - 160) / 8 in FLEX FREs too: a
+// word that decodes beyond 32 bits is SFRAME-FRE-014 there as well (libsframe
+// 3 overflows an int decoding it: regress/known-bugs/libsframe-3); and a
+// version 2 register word must name a register (not negative).
+TEST(SframeVersion3, S390xWordsOutOfRange) {
+  auto p = synth::typical_sframe(3, sframe::kS390xBe, 2);
+  p.endian = Endian::Big;
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].v3_kind = sframe::kFlex;
+  p.fdes[1].fres.resize(1);
+  p.fdes[1].fres[0].words = {(15 << 3) | 1, 0};  // r15 + 160
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].fres[0].words = {(15 << 3) | 1, 0x30000000};
+  EXPECT_EQ(check_plan(p, SframeFile::Raw).rules, std::set<std::string>{"SFRAME-FRE-014"});
+  auto v2 = synth::typical_sframe(2, sframe::kS390xBe, 2);
+  v2.endian = Endian::Big;
+  v2.fdes[1].fres[1].words = {2, 33};  // RA in f0 (DWARF 16): (16 << 1) | 1
+  EXPECT_TRUE(check_plan(v2, SframeFile::Raw).rules.empty()) << check_plan(v2, SframeFile::Raw).listing;
+  v2.fdes[1].fres[1].words = {2, -119};  // "register -60"
+  EXPECT_EQ(check_plan(v2, SframeFile::Raw).rules, std::set<std::string>{"SFRAME-FRE-014"});
+}
+
 TEST(SframeVersion3, AnFdeWithoutFresIsAnOutermostFrameNotAnError) {
   auto p = plan(3, 3);
   p.fdes[1].fres.clear();

@@ -68,23 +68,35 @@ inline uint8_t minimal_size_code(const Header& h, bool flex, const Fre& fre) {
   return code;
 }
 
-// Words an ABI stores in its own way: s390x's CFA word (offset - 160) / 8,
-// and its version 2 register words (odd RA/FP words), which version 3
-// replaced by FLEX FDEs.
+// Words an ABI stores in its own way: s390x's CFA offset (offset - 160) / 8,
+// in default and FLEX FREs alike, must decode within 32 bits (libsframe 3
+// multiplies in 32-bit int: an overflow there); its version 2 register words
+// (odd RA/FP words) must name a register, and version 3 has FLEX FDEs
+// instead.
 template <typename Report>
-void check_abi_words(const Header& h, const AbiFacts& abi, const Fre& fre, Report& report) {
-  if (fre.count() == 0) return;
+void check_abi_words(const Header& h, const AbiFacts& abi, bool flex, const Fre& fre, Report& report) {
+  const size_t cfa_word = flex ? 1 : 0;
+  if (fre.count() <= cfa_word) return;
   if (abi.cfa.scale != 1) {
-    const int64_t cfa = abi.cfa.decode(fre.words[0]);
+    const int64_t cfa = abi.cfa.decode(fre.words[cfa_word]);
     if (cfa > INT32_MAX || cfa < INT32_MIN)
-      report(rules::FRE_014, fre, [&] { return "CFA word " + std::to_string(fre.words[0]) + " decodes to " + std::to_string(cfa); });
+      report(rules::FRE_014, fre, [&] {
+        return "CFA word " + std::to_string(fre.words[cfa_word]) + " decodes to " + std::to_string(cfa);
+      });
   }
-  if (abi.v2_register_words && h.version != 2)
-    for (size_t w = 1; w < fre.count(); ++w)
-      if (fre.words[w] & 1)
-        report(rules::FRE_014, fre, [&] {
-          return "word " + std::to_string(w) + " names a register in version " + std::to_string(h.version);
-        });
+  if (flex || !abi.v2_register_words) return;
+  for (size_t w = 1; w < fre.count(); ++w) {
+    if (!(fre.words[w] & 1)) continue;
+    if (h.version != 2)
+      report(rules::FRE_014, fre, [&] {
+        return "word " + std::to_string(w) + " names a register in version " + std::to_string(h.version);
+      });
+    else if (fre.words[w] < 0)
+      report(rules::FRE_014, fre, [&] {
+        return "word " + std::to_string(w) + " (" + std::to_string(fre.words[w]) + ") names register " +
+               std::to_string(fre.words[w] >> 1);
+      });
+  }
 }
 
 // The rules on one FRE alone: its words and info bits. `abi` is null for an
@@ -106,7 +118,7 @@ void check_fre(const Header& h, const AbiFacts* abi, bool flex, const Fre& fre, 
       return std::to_string(fre.count()) + " data words in a " + std::string(abi_name(h.abi)) + " FRE";
     });
   }
-  if (abi && !flex) check_abi_words(h, *abi, fre, report);
+  if (abi) check_abi_words(h, *abi, flex, fre, report);
   if (fre.count() && fre.size_code() != 0 && fre.size_code() > minimal_size_code(h, flex, fre))  // 1-byte words are minimal
     report(rules::FRE_012, fre, [&] {
       return std::to_string(word_size(fre.size_code())) + "-byte words for " + describe(h, flex, fre);

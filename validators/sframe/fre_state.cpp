@@ -27,8 +27,8 @@ Location default_location(const Header& h, const AbiFacts& abi, const Fre& fre, 
   if (w >= fre.count()) return {};
   const int32_t word = fre.words[w];
   if (ra && abi.ra_padding && word == 0) return {};  // s390x: FP saved, RA not
-  if (h.version == 2 && abi.v2_register_words && (word & 1))
-    return {Location::kInRegister, 0, static_cast<uint32_t>(word) >> 1};
+  if (h.version == 2 && abi.v2_register_words && (word & 1))  // (regnum << 1) | 1; a negative one is FRE-014's
+    return {Location::kInRegister, 0, static_cast<uint32_t>(word >> 1)};
   return {Location::kAtCfa, word, 0};
 }
 

@@ -214,8 +214,10 @@ const Rule FRE_012{"SFRAME-FRE-012", Severity::Note, kLint, "data words wider th
 const Rule FRE_013{"SFRAME-FRE-013", Severity::Note, kLint, "FRE repeats the previous one",
                    "Two consecutive FREs with the same state are legal but redundant; gas merges them.", "", ""};
 const Rule FRE_014{"SFRAME-FRE-014", Severity::Error, kLint, "s390x data word out of range or misused",
-                   "s390x stores the CFA offset as (offset - 160) / 8, which must decode within 32 bits; RA/FP "
-                   "words with the low bit set name registers, which only version 2 allows (version 3 uses FLEX).",
+                   "s390x stores the CFA offset as (offset - 160) / 8, in default and FLEX FREs, which must decode "
+                   "within 32 bits (libsframe 3 overflows a signed int decoding it); RA/FP words with the low "
+                   "bit set name registers (register << 1 | 1, not negative), which only version 2 allows "
+                   "(version 3 uses FLEX).",
                    "binutils 2.45", ""};
 
 // --------------------------------------------------------------------- ELF

@@ -246,7 +246,7 @@ inline void compare_section(const std::string& name, const sframe::SframeTable& 
       const auto slot = [&](const sframe::Location& l, bool ra) -> std::optional<int64_t> {
         switch (l.kind) {
           case sframe::Location::kAtCfa: return l.offset;
-          case sframe::Location::kInRegister: return flex ? 0 : int64_t(l.reg) << 1 | 1;
+          case sframe::Location::kInRegister: return flex ? 0 : int64_t(int32_t(l.reg)) * 2 + 1;
           case sframe::Location::kOther: return l.offset;
           default: break;
         }
