@@ -589,6 +589,26 @@ TEST(SframeRules, OverlapIsFoundWhereStartsPrecedeTheSection) {
   EXPECT_NE(fired.listing.find("inside FDE 1"), std::string::npos) << fired.listing;
 }
 
+// ... and its starts are signed offsets from the section, which readers
+// sort as such: a start moved past the section (positive) before ones that
+// precede it (negative) is out of order, though not as unsigned numbers
+// (found by the libsframe 3 differential: its search missed every function).
+TEST(SframeRules, RawStartsAreOrderedAsSignedOffsets) {
+  auto p = plan(3, 3);
+  p.text_addr = ~uint64_t(0) - 0x100000;  // 1 MiB before the section
+  p.fdes[0].offset = 0;
+  p.fdes[1].offset = 0x100;
+  p.fdes[2].offset = 0x200000;  // 1 MiB past it
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  // FDE 0 past the section, then the two before it: ascending as unsigned
+  // numbers (0x100000, 0xfff...), not as the offsets they are.
+  p.fdes[0].offset = 0x200000;
+  p.fdes[1].offset = 0;
+  p.fdes[2].offset = 0x100;
+  const Fired fired = check_plan(p, SframeFile::Raw);
+  EXPECT_TRUE(fired.rules.count("SFRAME-FDE-008")) << fired.listing;
+}
+
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {
   const auto& all = cases();
   auto it = std::find_if(all.begin(), all.end(), [&](const RuleCase& c) { return c.rule == GetParam(); });

@@ -219,7 +219,7 @@ void check_order(const SframeTable& t, SframeFindings& f) {
   if (!(t.header.flags & kFdeSorted) || t.relocatable) return;
   for (size_t i = 1; i < t.fdes.size(); ++i) {
     const uint64_t prev = t.starts[i - 1].address, cur = t.starts[i].address;
-    if (cur < prev)
+    if (t.order_of(cur) < t.order_of(prev))
       f.at_fde(rules::FDE_008, i, t.fdes[i].at, "starts at " + hex(cur) + ", FDE " + std::to_string(i - 1) + " at " + hex(prev));
     else if (cur == prev)
       f.at_fde(rules::FDE_008, i, t.fdes[i].at,
@@ -229,7 +229,7 @@ void check_order(const SframeTable& t, SframeFindings& f) {
 }
 
 void check_overlap(const SframeTable& t, SframeFindings& f) {
-  auto key = [&](size_t i) { return std::pair{t.starts[i].section, t.starts[i].address}; };
+  auto key = [&](size_t i) { return std::pair{t.starts[i].section, t.order_of(t.starts[i].address)}; };
   // A linked file's FDEs are in start order already: then they are walked
   // in place (an index of 20,000 FDEs, sorted, is memory the clean case
   // need not touch).

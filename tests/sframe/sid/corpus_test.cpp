@@ -83,7 +83,7 @@ TEST_P(SqliteCorpus, HasNoErrorButKnownProducerDefectsAndAgreesWithDwarfCfi) {
     std::printf("SQLite corpus so far: %zu files, %zu FDEs, %zu FREs, %zu errors (%zu of them the known ld .plt.got "
                 "defect), CFI differential %zu points, %zu equal\n",
                 t.files, t.fdes, t.fres, t.errors, t.defect_errors, t.points, t.equal);
-    for (const auto& [rule, n] : t.warnings) std::printf("  %s: %zu\n", rule.c_str(), n);
+    for (const auto& [rule, n] : t.warnings) std::printf("  %s: %zu listed\n", rule.c_str(), n);
   }
 }
 

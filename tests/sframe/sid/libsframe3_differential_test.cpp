@@ -160,7 +160,7 @@ TEST_F(Libsframe3Differential, AgreesOnMutatedRealSections) {
     ASSERT_TRUE(base) << file;
     // Mutations in the first 4 KB: the header, FDEs and the first FREs.
     const size_t span = std::min<size_t>(base->bytes.size(), 4096);
-    for (int k = 0; k < 250; ++k) {
+    for (int k = 0; k < 150; ++k) {
       Section s = *base;
       const size_t at = 4 + random() % (span - 4);  // keep the magic and the version
       s.bytes[at] = static_cast<uint8_t>(random());
