@@ -484,6 +484,26 @@ TEST(SframeVersion3, S390xWordsOutOfRange) {
   EXPECT_EQ(check_plan(v2, SframeFile::Raw).rules, std::set<std::string>{"SFRAME-FRE-014"});
 }
 
+// gas 2.46+ (version 3) stores -128 in one byte and FLEX control words as
+// unsigned; older gas kept one byte for -127..127.
+TEST(SframeVersion3, WordSizesAreGas246s) {
+  for (const uint8_t version : {2, 3}) {
+    auto p = plan(version, 2);
+    p.fdes[1].fres[1].words = {16, -128};
+    p.fdes[1].fres[1].size_code = 1;  // two bytes
+    const Fired f = check_plan(p, SframeFile::Linked);
+    EXPECT_EQ(f.rules.count("SFRAME-FRE-012"), version == 3 ? 1u : 0u) << int(version) << ":\n" << f.listing;
+  }
+  auto p = plan(3, 2);
+  p.fdes[1].v3_kind = sframe::kFlex;
+  p.fdes[1].fres.resize(1);
+  p.fdes[1].fres[0].words = {(20 << 3) | 1, 8};  // r20: control word 161, one byte unsigned
+  p.fdes[1].fres[0].size_code = 0;
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty()) << check_plan(p, SframeFile::Linked).listing;
+  p.fdes[1].fres[0].size_code = 1;
+  EXPECT_EQ(check_plan(p, SframeFile::Linked).rules, std::set<std::string>{"SFRAME-FRE-012"});
+}
+
 TEST(SframeVersion3, AnFdeWithoutFresIsAnOutermostFrameNotAnError) {
   auto p = plan(3, 3);
   p.fdes[1].fres.clear();
