@@ -99,9 +99,10 @@ class Differential {
   const Counts& counts() const { return n_; }
 
  private:
-  // A PC-mask FDE (PLT entries, FREs in fres_): every PC, against the CFI's
-  // expression. The first difference is reported, naming the producer
-  // defect when the FDE's rows are one the ABI table knows (.plt.got).
+  // SFRAME-CFI-006: a PC-mask FDE (PLT entries, FREs in fres_), every PC,
+  // against the CFI's expression. The first difference is reported, naming
+  // the producer defect when the FDE's rows are one the ABI table knows
+  // (.plt.got).
   void mask_fde(size_t i) {
     const Fde& d = t_.fdes[i];
     const uint32_t block = t_.header.version == 1 ? 16 : d.rep_size;
@@ -144,6 +145,8 @@ class Differential {
     return "";
   }
 
+  // SFRAME-CFI-001 to -005: FRE k of FDE i against the CFI row at pc (CFA,
+  // FP, RA, outermost frames, CFAs SFrame cannot say).
   void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
     ++n_.points;
     const auto s = state_of(t_.header, flex_, fres_[k]);

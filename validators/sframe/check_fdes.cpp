@@ -167,8 +167,9 @@ void check_block_order(const SframeTable& t, SframeFindings& f) {
     }
 }
 
-// An FDE in linker-made code against the shapes ld writes there
-// (sframe_abi.h): a row is its start and its CFA as SP + offset.
+// SFRAME-ELF-009: an FDE in linker-made code against the shapes ld writes
+// there (sframe_abi.h): a row is its start and its CFA as SP + offset. A
+// shape the table records as a producer defect is a warning naming it.
 void check_plt_shape(const SframeTable& t, const AbiFacts& abi, const input::Section& sec, size_t i, SframeFindings& f) {
   const Fde& d = t.fdes[i];
   const bool mask = d.pc_type() == kPcMask;

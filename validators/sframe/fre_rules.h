@@ -37,6 +37,7 @@ inline bool default_shape(const Header& h, uint8_t count) {
 
 // The words of a FLEX FRE: the CFA's pair (naming a register), then RA and
 // FP each as a pair or a lone 0 ("no rule"), nothing left over.
+// SFRAME-FRE-003 (the word count), SFRAME-FRE-011 (a control word).
 template <typename Report>
 void check_flex(const Fre& fre, Report& report) {
   const FlexWords f = read_flex(fre);
@@ -68,7 +69,7 @@ inline uint8_t minimal_size_code(const Header& h, bool flex, const Fre& fre) {
   return code;
 }
 
-// Words an ABI stores in its own way: s390x's CFA offset (offset - 160) / 8,
+// SFRAME-FRE-014. Words an ABI stores in its own way: s390x's CFA offset (offset - 160) / 8,
 // in default and FLEX FREs alike, must decode within 32 bits (libsframe 3
 // multiplies in 32-bit int: an overflow there); its version 2 register words
 // (odd RA/FP words) must name a register, and version 3 has FLEX FDEs
