@@ -193,7 +193,8 @@ const std::vector<RuleCase>& cases() {
       {"SFRAME-HDR-005", [] { auto p = plan(1); p.flags = 0x5; return check_plan(p, SframeFile::Linked); }},
       {"SFRAME-HDR-006", [] { auto p = plan(); p.abi = 7; return check_plan(p, SframeFile::Raw); }},
       {"SFRAME-HDR-007", [] { auto p = plan(); p.fixed_ra = 0; return check_plan(p, SframeFile::Linked); }, {"SFRAME-FRE-009"}},
-      {"SFRAME-HDR-008", [] { auto p = plan(); p.fixed_fp = -16; return check_plan(p, SframeFile::Linked); }},
+      // Its FREs keep FP words, which a reader of a fixed FP offset does not expect (FRE-003).
+      {"SFRAME-HDR-008", [] { auto p = plan(); p.fixed_fp = -16; return check_plan(p, SframeFile::Linked); }, {"SFRAME-FRE-003"}},
       {"SFRAME-HDR-009", [] { auto p = plan(); p.auxhdr_len = 4; return check_plan(p, SframeFile::Raw); }},
       // The FDE array read one record late: the last "FDE" is FRE bytes.
       {"SFRAME-HDR-010", [] { auto p = plan(); p.fdeoff = 20; return check_plan(p, SframeFile::Raw); },
@@ -432,6 +433,140 @@ TEST(SframeSyntheticCfi, Versions2And3AgreeWithTheirEhFrame) {
   EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
 }
 
+// Version 3 as binutils 2.46+ defines it, on what no producer here writes:
+// a FLEX control word of 0 means "no rule" for RA or FP wherever it stands
+// (libsframe's own findfre-flex-1 writes CFA, 0, 0), trailing or not;
+// leftover words and the unused control bit are findings; an FDE without
+// FREs marks an outermost frame (a note), or a signal frame gas could not
+// describe.
+TEST(SframeVersion3, FlexZeroWordsAreNoRule) {
+  const auto flex = [](std::vector<int32_t> words) {
+    auto p = plan(3, 2);
+    p.fdes[1].v3_kind = sframe::kFlex;
+    p.fdes[1].fres.resize(1);
+    p.fdes[1].fres[0].words = std::move(words);
+    return check_plan(p, SframeFile::Linked);
+  };
+  for (const auto& words : std::vector<std::vector<int32_t>>{{(7 << 3) | 1, 8},             // CFA only
+                                                             {(7 << 3) | 1, 8, 0},          // RA: no rule
+                                                             {(7 << 3) | 1, 8, 0, 0},       // RA and FP: no rule
+                                                             {(7 << 3) | 1, 8, 2, -8},      // RA at CFA-8
+                                                             {(7 << 3) | 1, 8, 2, -8, 0},   // FP: no rule
+                                                             {(7 << 3) | 1, 8, 0, 2, -16},  // RA none, FP at CFA-16
+                                                             {(7 << 3) | 1, 8, 2, -8, 2, -16}}) {
+    const Fired f = flex(words);
+    EXPECT_TRUE(f.rules.empty()) << words.size() << " words:\n" << f.listing;
+  }
+  EXPECT_EQ(flex({(7 << 3) | 1, 8, 2}).rules, std::set<std::string>{"SFRAME-FRE-003"});           // RA without its offset
+  EXPECT_EQ(flex({(7 << 3) | 1, 8, 2, -8, 2, -16, 0}).rules, std::set<std::string>{"SFRAME-FRE-003"});  // a word too many
+  EXPECT_EQ(flex({(7 << 3) | 1 | 4, 8}).rules, std::set<std::string>{"SFRAME-FRE-011"});           // the unused bit
+}
+
+// s390x stores the CFA offset as (offset - 160) / 8 in FLEX FREs too: a
+// word that decodes beyond 32 bits is SFRAME-FRE-014 there as well (libsframe
+// 3 overflows an int decoding it: regress/known-bugs/libsframe-3); and a
+// version 2 register word must name a register (not negative).
+TEST(SframeVersion3, S390xWordsOutOfRange) {
+  auto p = synth::typical_sframe(3, sframe::kS390xBe, 2);
+  p.endian = Endian::Big;
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].v3_kind = sframe::kFlex;
+  p.fdes[1].fres.resize(1);
+  p.fdes[1].fres[0].words = {(15 << 3) | 1, 0};  // r15 + 160
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].fres[0].words = {(15 << 3) | 1, 0x30000000};
+  EXPECT_EQ(check_plan(p, SframeFile::Raw).rules, std::set<std::string>{"SFRAME-FRE-014"});
+  auto v2 = synth::typical_sframe(2, sframe::kS390xBe, 2);
+  v2.endian = Endian::Big;
+  v2.fdes[1].fres[1].words = {2, 33};  // RA in f0 (DWARF 16): (16 << 1) | 1
+  EXPECT_TRUE(check_plan(v2, SframeFile::Raw).rules.empty()) << check_plan(v2, SframeFile::Raw).listing;
+  v2.fdes[1].fres[1].words = {2, -119};  // "register -60"
+  EXPECT_EQ(check_plan(v2, SframeFile::Raw).rules, std::set<std::string>{"SFRAME-FRE-014"});
+}
+
+// gas 2.46+ (version 3) stores -128 in one byte and FLEX control words as
+// unsigned; older gas kept one byte for -127..127.
+TEST(SframeVersion3, WordSizesAreGas246s) {
+  for (const uint8_t version : {2, 3}) {
+    auto p = plan(version, 2);
+    p.fdes[1].fres[1].words = {16, -128};
+    p.fdes[1].fres[1].size_code = 1;  // two bytes
+    const Fired f = check_plan(p, SframeFile::Linked);
+    EXPECT_EQ(f.rules.count("SFRAME-FRE-012"), version == 3 ? 1u : 0u) << int(version) << ":\n" << f.listing;
+  }
+  auto p = plan(3, 2);
+  p.fdes[1].v3_kind = sframe::kFlex;
+  p.fdes[1].fres.resize(1);
+  p.fdes[1].fres[0].words = {(20 << 3) | 1, 8};  // r20: control word 161, one byte unsigned
+  p.fdes[1].fres[0].size_code = 0;
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty()) << check_plan(p, SframeFile::Linked).listing;
+  p.fdes[1].fres[0].size_code = 1;
+  EXPECT_EQ(check_plan(p, SframeFile::Linked).rules, std::set<std::string>{"SFRAME-FRE-012"});
+}
+
+TEST(SframeVersion3, AnFdeWithoutFresIsAnOutermostFrameNotAnError) {
+  auto p = plan(3, 3);
+  p.fdes[1].fres.clear();
+  Fired f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.rules, std::set<std::string>{"SFRAME-FDE-010"}) << f.listing;
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_NE(f.listing.find("outermost frame"), std::string::npos) << f.listing;
+  p.fdes[1].signal = true;  // what gas 2.46+ writes for a signal frame it cannot describe
+  f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_NE(f.listing.find("signal frame without FREs"), std::string::npos) << f.listing;
+  p.fdes[1].v3_kind = sframe::kFlex;  // no meaning defined: a warning
+  f = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(f.errors, 0u) << f.listing;
+  EXPECT_EQ(f.rules, std::set<std::string>{"SFRAME-FDE-010"}) << f.listing;
+  auto v2 = plan(2, 3);  // version 2: every PC of the function without a rule
+  v2.fdes[1].fres.clear();
+  EXPECT_EQ(check_plan(v2, SframeFile::Linked).errors, 1u);
+}
+
+// FDE_FUNC_START_PCREL decides in version 3 as in version 2: without it a
+// start counts from the section (SFRAME-HDR-019 still reports the section).
+TEST(SframeVersion3, StartsWithoutPcrelCountFromTheSection) {
+  auto p = plan(3, 3);
+  p.flags = sframe::kFdeSorted;
+  const auto bytes = synth::sframe_elf(p, SframeFile::Linked);
+  auto opened = input::open_bytes("v3", bytes);
+  ASSERT_TRUE(opened.artifact);
+  DiagnosticList discard;
+  sframe::SframeFindings f("v3", discard, kNoConsumer);
+  const auto t = sframe::read_sframe(*opened.artifact, f);
+  ASSERT_TRUE(t && t->usable);
+  for (size_t i = 0; i < p.fdes.size(); ++i) EXPECT_EQ(t->starts[i].address, p.text_addr + p.fdes[i].offset);
+  EXPECT_EQ(check_bytes(bytes).rules, std::set<std::string>{"SFRAME-HDR-019"});
+}
+
+// ld's PLT FDEs by the ABI table's shapes: the IBT layout's second row at 9
+// is one of them; .plt.got's sp+16 is one too, and the known ld defect.
+TEST(SframePltShapes, AreTheAbiTables) {
+  auto p = plan(3, 1);
+  p.code_section = ".plt";
+  p.fdes[0].pc_type = sframe::kPcMask;
+  p.fdes[0].rep_size = 16;
+  p.fdes[0].size = 64;
+  p.fdes[0].fres.resize(2);
+  p.fdes[0].fres[0] = {};
+  p.fdes[0].fres[0].words = {8};
+  p.fdes[0].fres[1].start = 9;
+  p.fdes[0].fres[1].words = {16};
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty()) << check_plan(p, SframeFile::Linked).listing;
+  p.fdes[0].fres[1].start = 10;  // no layout of ld's
+  EXPECT_EQ(check_plan(p, SframeFile::Linked).rules, std::set<std::string>{"SFRAME-ELF-009"});
+  p.code_section = ".plt.got";
+  p.fdes[0].rep_size = 8;
+  p.fdes[0].fres.resize(1);
+  p.fdes[0].fres[0].words = {16};
+  const Fired got = check_plan(p, SframeFile::Linked);
+  EXPECT_EQ(got.rules, std::set<std::string>{"SFRAME-ELF-009"}) << got.listing;
+  EXPECT_NE(got.listing.find("known producer defect"), std::string::npos) << got.listing;
+  p.fdes[0].fres[0].words = {8};  // what the code does
+  EXPECT_TRUE(check_plan(p, SframeFile::Linked).rules.empty());
+}
+
 class SframeRuleCase : public ::testing::TestWithParam<std::string_view> {};
 
 // A gap between the FDE array and the FREs is legal, but libsframe 2.40
@@ -458,6 +593,40 @@ TEST(SframeRules, OverlapIsFoundInEitherFdeOrder) {
   EXPECT_EQ(shuffled.rules, in_order.rules) << shuffled.listing;
   EXPECT_NE(shuffled.listing.find("inside FDE 1"), std::string::npos) << shuffled.listing;
   EXPECT_NE(in_order.listing.find("inside FDE 1"), std::string::npos) << in_order.listing;
+}
+
+// A raw section of a linked file starts its functions before itself (start
+// fields are negative): an FDE whose size reaches over the next one still
+// overlaps it, though start + size wraps past 2^64 (found by the libsframe 3
+// differential on a mutated size).
+TEST(SframeRules, OverlapIsFoundWhereStartsPrecedeTheSection) {
+  auto p = plan(3, 3);
+  p.text_addr = ~uint64_t(0) - 0x100000;  // 1 MiB before the section
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  p.fdes[1].size = 0x70000000;
+  const Fired fired = check_plan(p, SframeFile::Raw);
+  EXPECT_TRUE(fired.rules.count("SFRAME-FDE-009")) << fired.listing;
+  EXPECT_NE(fired.listing.find("inside FDE 1"), std::string::npos) << fired.listing;
+}
+
+// ... and its starts are signed offsets from the section, which readers
+// sort as such: a start moved past the section (positive) before ones that
+// precede it (negative) is out of order, though not as unsigned numbers
+// (found by the libsframe 3 differential: its search missed every function).
+TEST(SframeRules, RawStartsAreOrderedAsSignedOffsets) {
+  auto p = plan(3, 3);
+  p.text_addr = ~uint64_t(0) - 0x100000;  // 1 MiB before the section
+  p.fdes[0].offset = 0;
+  p.fdes[1].offset = 0x100;
+  p.fdes[2].offset = 0x200000;  // 1 MiB past it
+  EXPECT_TRUE(check_plan(p, SframeFile::Raw).rules.empty()) << check_plan(p, SframeFile::Raw).listing;
+  // FDE 0 past the section, then the two before it: ascending as unsigned
+  // numbers (0x100000, 0xfff...), not as the offsets they are.
+  p.fdes[0].offset = 0x200000;
+  p.fdes[1].offset = 0;
+  p.fdes[2].offset = 0x100;
+  const Fired fired = check_plan(p, SframeFile::Raw);
+  EXPECT_TRUE(fired.rules.count("SFRAME-FDE-008")) << fired.listing;
 }
 
 TEST_P(SframeRuleCase, FiresExactlyItsRule) {

@@ -46,6 +46,11 @@ SavedRule saved_of(Dwarf_Frame* frame, int reg) {
     r.kind = ops ? SavedRule::kUndefined : SavedRule::kSameValue;
     return r;
   }
+  if (nops == 1 && ops[0].atom == DW_OP_regx) {  // libdw's form of DW_CFA_register
+    r.kind = SavedRule::kInRegister;
+    r.reg = static_cast<int>(ops[0].number);
+    return r;
+  }
   if (ops[0].atom != DW_OP_call_frame_cfa) return r;
   if (nops == 1) {
     r.kind = SavedRule::kAtCfa;
@@ -176,6 +181,7 @@ std::string describe(const SavedRule& r) {
     case SavedRule::kSameValue: return "kept";
     case SavedRule::kUndefined: return "undefined";
     case SavedRule::kAtCfa: return "at cfa" + std::string(r.offset < 0 ? "" : "+") + std::to_string(r.offset);
+    case SavedRule::kInRegister: return "in r" + std::to_string(r.reg);
     default: return "an expression";
   }
 }

@@ -30,8 +30,9 @@ std::optional<std::pair<int, int64_t>> evaluate_cfa(const CfaRule& r, uint64_t p
 
 // Where the caller's value of a register is.
 struct SavedRule {
-  enum Kind { kSameValue, kUndefined, kAtCfa, kOther } kind = kOther;
+  enum Kind { kSameValue, kUndefined, kAtCfa, kInRegister, kOther } kind = kOther;
   int64_t offset = 0;  // kAtCfa: saved at CFA + offset
+  int reg = -1;        // kInRegister: the DWARF register holding it (DW_CFA_register)
 };
 
 struct CfiRow {

@@ -1,12 +1,14 @@
 // SFRAME-CFI-*: the rows of each FDE against the DWARF CFI of the same
 // code (the .eh_frame gas made them from), compared at every PC where
 // either changes; and SFRAME-ELF-007: functions with CFI but no FDE.
+#include <dwarf.h>
 #include <elf.h>
 
 #include <algorithm>
 
 #include "core/text.h"
 #include "input/dwarf_cfi.h"
+#include "sframe/fre_state.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
 
@@ -16,80 +18,43 @@ namespace {
 using input::CfiRow;
 using input::SavedRule;
 
-// What one FRE says, in DWARF terms.
-struct State {
-  bool outermost = false;
-  int cfa_reg = -1;
-  int64_t cfa_offset = 0;
-  std::optional<int64_t> fp, ra;  // saved at CFA + value; nullopt: not saved
-};
+// Where the CFI says a register of the caller is, against where the FRE
+// says (fre_state.h): equal, different, or not comparable (an expression
+// on the CFI's side, a FLEX rule beyond CFA offsets and registers on
+// SFrame's).
+enum class Match { kEqual, kDifferent, kNotCompared };
 
-// A FLEX FRE: (control, offset) pairs for CFA, RA, FP; control bit 0
-// names a register (bits 3+), bit 1 dereferences. nullopt for rules the
-// comparison does not cover (a CFA loaded from memory, a register holding
-// RA or FP).
-std::optional<State> flex_state_of(const Header& h, const Fre& fre) {
-  State s;
-  const auto control = [&](size_t w) { return static_cast<uint32_t>(fre.words[w]); };
-  if (fre.count() < 2 || !(control(0) & 1) || (control(0) & 2)) return std::nullopt;
-  s.cfa_reg = static_cast<int>(control(0) >> 3);
-  s.cfa_offset = fre.words[1];
-  if (h.fixed_ra != 0) s.ra = h.fixed_ra;
-  size_t w = 2;
-  for (std::optional<int64_t>* slot : {&s.ra, &s.fp}) {
-    if (w >= fre.count()) break;
-    if (control(w) == 0) {  // padding: not described
-      ++w;
-      continue;
-    }
-    if (w + 1 >= fre.count() || control(w) != 2) return std::nullopt;  // only *(CFA + offset)
-    *slot = fre.words[w + 1];
-    w += 2;
+Match compare_saved(const SavedRule& cfi, const Location& sframe) {
+  if (sframe.kind == Location::kOther) return Match::kNotCompared;
+  switch (cfi.kind) {
+    case SavedRule::kAtCfa:
+      return sframe.kind == Location::kAtCfa && sframe.offset == cfi.offset ? Match::kEqual : Match::kDifferent;
+    case SavedRule::kSameValue:
+    case SavedRule::kUndefined:
+      return sframe.kind == Location::kUnchanged ? Match::kEqual : Match::kDifferent;
+    case SavedRule::kInRegister:
+      return sframe.kind == Location::kInRegister && sframe.reg == static_cast<uint32_t>(cfi.reg) ? Match::kEqual
+                                                                                                 : Match::kDifferent;
+    default:
+      return Match::kNotCompared;  // an expression
   }
-  return s;
 }
 
-State state_of(const Header& h, const Fre& fre, const input::CfiRegisters& regs) {
-  State s;
-  if (fre.count() == 0) {
-    s.outermost = true;
-    return s;
-  }
-  s.cfa_reg = fre.base_sp() ? regs.sp : regs.fp;
-  s.cfa_offset = fre.words[0];
-  size_t k = 1;
-  if (h.fixed_ra != 0)
-    s.ra = h.fixed_ra;
-  else if (k < fre.count())
-    s.ra = fre.words[k++];
-  if (h.fixed_fp != 0)
-    s.fp = h.fixed_fp;
-  else if (k < fre.count())
-    s.fp = fre.words[k];
-  return s;
-}
-
-std::string describe_state(const State& s) {
-  if (s.outermost) return "outermost";
-  std::string out = "CFA r" + std::to_string(s.cfa_reg) + (s.cfa_offset < 0 ? "" : "+") + std::to_string(s.cfa_offset);
-  out += ", FP " + (s.fp ? "at cfa" + std::to_string(*s.fp) : std::string("kept"));
-  out += ", RA " + (s.ra ? "at cfa" + std::to_string(*s.ra) : std::string("in its register"));
-  return out;
-}
-
-bool saved_equal(const SavedRule& cfi, const std::optional<int64_t>& sframe) {
-  if (cfi.kind == SavedRule::kAtCfa) return sframe && *sframe == cfi.offset;
-  if (cfi.kind == SavedRule::kSameValue || cfi.kind == SavedRule::kUndefined) return !sframe;
-  return true;  // an expression: not comparable
+// A CFA loaded from memory, *(reg + k): the CFI's DW_OP_bregN k; DW_OP_deref.
+bool cfi_loads_cfa_from(const input::CfaRule& cfa, uint32_t reg, int64_t offset) {
+  if (cfa.simple || cfa.expression.size() != 2 || cfa.expression[1].first != DW_OP_deref) return false;
+  const auto [atom, k] = cfa.expression[0];
+  return atom >= DW_OP_breg0 && atom <= DW_OP_breg31 && uint32_t(atom - DW_OP_breg0) == reg && k == offset;
 }
 
 struct Counts {
-  size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, flex = 0;
+  size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, not_compared = 0, unaligned = 0;
 };
 
 class Differential {
  public:
-  Differential(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f) : t_(t), cfi_(cfi), f_(f) {}
+  Differential(const SframeTable& t, const input::DwarfCfi& cfi, SframeFindings& f)
+      : t_(t), cfi_(cfi), f_(f), abi_(abi_facts(t.header.abi)) {}
 
   void fde(size_t i) {
     const Fde& d = t_.fdes[i];
@@ -103,6 +68,14 @@ class Differential {
       return;
     }
     const uint64_t start = t_.starts[i].address, end = start + d.size;
+    // Rows between instructions (assembler data, `.byte` in a test): the
+    // CFI, whose rows advance by the code alignment factor, cannot say
+    // where they change (AArch64 gas rounds the advance down).
+    if (abi_ && abi_->insn_align > 1 &&
+        (start % abi_->insn_align || std::any_of(fres_.begin(), fres_.end(), [&](const Fre& r) { return r.start % abi_->insn_align; }))) {
+      ++n_.unaligned;
+      return;
+    }
     reported_ = 0;
     size_t k = 0;  // the FRE in force
     for (uint64_t pc = start; pc < end;) {
@@ -126,11 +99,14 @@ class Differential {
   const Counts& counts() const { return n_; }
 
  private:
-  // A PC-mask FDE (PLT entries, FREs in fres_): every PC, against the CFI's expression.
+  // SFRAME-CFI-006: a PC-mask FDE (PLT entries, FREs in fres_), every PC,
+  // against the CFI's expression. The first difference is reported, naming
+  // the producer defect when the FDE's rows are one the ABI table knows
+  // (.plt.got).
   void mask_fde(size_t i) {
     const Fde& d = t_.fdes[i];
     const uint32_t block = t_.header.version == 1 ? 16 : d.rep_size;
-    if (!block || t_.header.abi != kAmd64Le) return;
+    if (!block) return;
     const std::vector<Fre>& fres = fres_;
     const uint64_t start = t_.starts[i].address;
     for (uint64_t pc = start; pc < start + d.size; ++pc) {
@@ -142,48 +118,72 @@ class Differential {
         if (r.start <= (pc - start) % block) fre = &r;
       if (!cfa || !fre) continue;
       ++n_.points;
-      const State s = state_of(t_.header, *fre, cfi_.registers());
-      if (s.cfa_reg == cfa->first && s.cfa_offset == cfa->second) {
+      const auto s = state_of(t_.header, flex_, *fre);
+      if (s && !s->outermost && !s->cfa_deref && s->cfa_reg == static_cast<uint32_t>(cfa->first) &&
+          s->cfa_offset == cfa->second) {
         ++n_.equal;
         continue;
       }
       f_.at_fre(rules::CFI_006, i, static_cast<size_t>(fre - fres.data()), fre->at,
-                "at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA r" + std::to_string(cfa->first) + "+" +
-                    std::to_string(cfa->second));
+                "at " + hex(pc) + ": SFrame " + (s ? describe(*s, abi_) : std::string("(unreadable)")) +
+                    "; DWARF CFA r" + std::to_string(cfa->first) + "+" + std::to_string(cfa->second) + known_defect(i));
       return;
     }
   }
 
+  // " (a known producer defect: ...)" when FDE i is a PLT FDE whose rows
+  // the ABI table records as one.
+  std::string known_defect(size_t i) const {
+    if (!abi_ || t_.artifact->kind != input::ArtifactKind::Elf) return "";
+    for (const auto& sec : t_.artifact->sections) {
+      if (!(sec.flags & SHF_EXECINSTR) || t_.starts[i].address < sec.addr || t_.starts[i].address >= sec.addr + sec.size)
+        continue;
+      const PltMatch m = match_plt_fde(t_, *abi_, sec, i);
+      if (m.shape && !m.shape->defect.empty()) return " (a known producer defect: " + std::string(m.shape->defect) + ")";
+      return "";
+    }
+    return "";
+  }
+
+  // SFRAME-CFI-001 to -005: FRE k of FDE i against the CFI row at pc (CFA,
+  // FP, RA, outermost frames, CFAs SFrame cannot say).
   void compare(size_t i, size_t k, uint64_t pc, const CfiRow& row) {
     ++n_.points;
-    std::optional<State> flex;
-    if (flex_ && fres_[k].count() && !(flex = flex_state_of(t_.header, fres_[k]))) {
-      ++n_.flex;  // a FLEX rule beyond register + offset and CFA-relative saves
+    const auto s = state_of(t_.header, flex_, fres_[k]);
+    if (!s) {  // words that do not read (SFRAME-FRE-003/011 report them)
+      ++n_.not_compared;
       return;
     }
-    const State s = flex ? *flex : state_of(t_.header, fres_[k], cfi_.registers());
     const auto both = [&] {  // the message, made only for a difference
-      return " at " + hex(pc) + ": SFrame " + describe_state(s) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
+      return " at " + hex(pc) + ": SFrame " + describe(*s, abi_) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
              input::describe(row.fp) + ", RA " + input::describe(row.ra);
     };
-    if ((row.ra.kind == SavedRule::kUndefined) != s.outermost) {
+    if ((row.ra.kind == SavedRule::kUndefined) != s->outermost) {
       report(rules::CFI_004, i, k, both());
       return;
     }
-    if (s.outermost) {
+    if (s->outermost) {
       ++n_.equal;
       return;
     }
-    const auto cfa = input::evaluate_cfa(row.cfa, pc, cfi_.registers().ra);
-    if (!cfa) {  // a CFA read from memory: no default FDE can say it
+    bool equal = true;
+    if (s->cfa_deref) {  // FLEX: a CFA loaded from memory (DRAP)
+      if (!cfi_loads_cfa_from(row.cfa, s->cfa_reg, s->cfa_offset)) equal = report(rules::CFI_001, i, k, both());
+    } else if (const auto cfa = input::evaluate_cfa(row.cfa, pc, cfi_.registers().ra)) {
+      if (cfa->first != static_cast<int>(s->cfa_reg) || cfa->second != s->cfa_offset)
+        equal = report(rules::CFI_001, i, k, both());
+    } else {  // a CFA read from memory: a default FDE cannot say it, a FLEX one says it otherwise
       ++n_.expressions;
-      report(rules::CFI_005, i, k, both());
+      report(flex_ ? rules::CFI_001 : rules::CFI_005, i, k, both());
       return;
     }
-    bool equal = true;
-    if (cfa->first != s.cfa_reg || cfa->second != s.cfa_offset) equal = report(rules::CFI_001, i, k, both());
-    if (!saved_equal(row.fp, s.fp)) equal = report(rules::CFI_002, i, k, both());
-    if (!saved_equal(row.ra, s.ra)) equal = report(rules::CFI_003, i, k, both());
+    bool compared = true;
+    for (auto [cfi, sframe, rule] : {std::tuple{&row.fp, &s->fp, &rules::CFI_002}, std::tuple{&row.ra, &s->ra, &rules::CFI_003}}) {
+      const Match m = compare_saved(*cfi, *sframe);
+      if (m == Match::kDifferent) equal = report(*rule, i, k, both());
+      compared &= m != Match::kNotCompared;
+    }
+    if (!compared) ++n_.not_compared;
     n_.equal += equal;
   }
 
@@ -202,6 +202,7 @@ class Differential {
   const SframeTable& t_;
   const input::DwarfCfi& cfi_;
   SframeFindings& f_;
+  const AbiFacts* abi_;
   Counts n_;
   unsigned reported_ = 0;
   bool flex_ = false;
@@ -211,16 +212,21 @@ class Differential {
 // What the CFI of [start, end) does that a default FDE cannot say.
 std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end, const Header& h) {
   const auto& regs = cfi.registers();
+  // Version 3 FLEX FDEs (AMD64, s390x) can say some of what default FDEs cannot.
+  const AbiFacts* abi = abi_facts(h.abi);
+  const std::string flex = h.version >= 3 && abi && abi->flex ? " (a version 3 FLEX FDE can say it)" : "";
   for (uint64_t pc = start; pc < end;) {
     const auto row = cfi.row_at(pc);
     if (!row) break;
-    if (!row->cfa.simple) return "its CFA is a DWARF expression (stack realignment through DRAP)";
-    if (row->cfa.reg != regs.sp && row->cfa.reg != regs.fp) return "its CFA is based on r" + std::to_string(row->cfa.reg);
+    if (!row->cfa.simple) return "its CFA is a DWARF expression (stack realignment through DRAP)" + flex;
+    if (row->cfa.reg != regs.sp && row->cfa.reg != regs.fp) return "its CFA is based on r" + std::to_string(row->cfa.reg) + flex;
     if (row->ra.kind == SavedRule::kUndefined)
       return h.version < 3 ? "it is an outermost frame (RA undefined), which version " + std::to_string(h.version) +
                                  " cannot mark"
                            : "it is an outermost frame (RA undefined)";
-    if (row->ra.kind == SavedRule::kOther || (h.fixed_ra != 0 && row->ra.kind == SavedRule::kAtCfa && row->ra.offset != h.fixed_ra) ||
+    if (row->ra.kind == SavedRule::kInRegister && !flex.empty())
+      return "its return address is in r" + std::to_string(row->ra.reg) + flex;
+    if (row->ra.kind == SavedRule::kOther || row->ra.kind == SavedRule::kInRegister || (h.fixed_ra != 0 && row->ra.kind == SavedRule::kAtCfa && row->ra.offset != h.fixed_ra) ||
         row->ra.kind == SavedRule::kSameValue)
       return "its return address is not where SFrame can say (" + input::describe(row->ra) + ")";
     if (row->fp.kind == SavedRule::kOther) return "its frame pointer is saved by an expression";
@@ -242,8 +248,14 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const inpu
     if (!(sec.flags & SHF_EXECINSTR) || !sec.name.starts_with(".plt") || sec.size == 0) continue;
     auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{sec.addr, ~uint64_t(0)});
     if (it != ranges.begin() && std::prev(it)->second > sec.addr) continue;
-    if (cfi.row_at(sec.addr))
-      f.at_section(rules::ELF_007, std::nullopt, sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE");
+    if (!cfi.row_at(sec.addr)) continue;
+    const AbiFacts* abi = abi_facts(t.header.abi);
+    const bool gap = abi && !abi->plt_gap.empty() && std::any_of(abi->plt.begin(), abi->plt.end(), [&](const PltShape& p) {
+                       return p.section == sec.name;
+                     });
+    f.at_section(rules::ELF_007, std::nullopt,
+                 sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE" +
+                     (gap ? " (a known producer defect: " + std::string(abi->plt_gap) + ")" : ""));
   }
   if (!symbols) return;
   for (const auto& s : symbols->symbols) {
@@ -269,7 +281,10 @@ bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, Sframe
   const Counts& n = diff.counts();
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +
-         (n.flex ? ", " + std::to_string(n.flex) + " FLEX rows with dereferences or registers not compared" : std::string()));
+         (n.not_compared ? ", " + std::to_string(n.not_compared) + " with a rule one side cannot compare (a DWARF expression, "
+                          "a FLEX rule beyond offsets and registers)" : std::string()) +
+         (n.unaligned ? ", " + std::to_string(n.unaligned) + " FDEs with rows between instructions not compared (the "
+                        "CFI's code alignment cannot place them)" : std::string()));
   return true;
 }
 

@@ -83,7 +83,7 @@ void check_elf(const SframeTable& t, SframeFindings& f) {
   else if (seg->filesz != s.size)
     f.at_section(rules::ELF_002, std::nullopt,
                  "PT_GNU_SFRAME of " + hex(seg->filesz) + " bytes for a " + hex(s.size) +
-                     "-byte section (ld, 2.40 to 2.44 at least, sizes it as the sum of its inputs)",
+                     "-byte section (ld, 2.40 to 2.47.50 at least, sizes it as the sum of its inputs)",
                  Severity::Warning);
 }
 

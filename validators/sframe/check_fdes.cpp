@@ -2,16 +2,17 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "core/text.h"
 #include "input/symbols.h"
+#include "sframe/fre_state.h"
+#include "sframe/sframe_abi.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
 
 namespace elfmeta::sframe {
 namespace {
-
-bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
 
 bool address_below(const input::SymtabSymbol& sym, uint64_t address) { return sym.address < address; }
 
@@ -98,7 +99,8 @@ void check_encoding(const SframeTable& t, const CodeSections& code, size_t i, Sf
   }
   const uint8_t unused = version == 3 ? 0x40 : 0xc0;
   if (d.info & unused) f.at_fde(rules::FDE_004, i, d.at, "info " + hex(d.info) + ": unused bits set");
-  if (d.pauth_key_b() && !aarch64(t.header.abi))
+  const AbiFacts* abi = abi_facts(t.header.abi);
+  if (d.pauth_key_b() && abi && !abi->pauth)
     f.at_fde(rules::FDE_004, i, d.at, "pauth key B on " + std::string(abi_name(t.header.abi)));
   if (d.padding) f.at_fde(rules::FDE_004, i, d.at + 18, "padding " + hex(d.padding));
   if (version == 1 && d.pc_type() == kPcMask)
@@ -118,8 +120,21 @@ void check_encoding(const SframeTable& t, const CodeSections& code, size_t i, Sf
       f.at_fde(rules::FDE_013, i, d.at, std::to_string(start_size(d.fre_type())) + "-byte FRE starts in a " +
                                             std::to_string(d.size) + "-byte function");
   }
-  if (d.num_fres == 0 && (version != 3 || t.blocks[i].end > t.blocks[i].begin))  // v3: the record was read
-    f.at_fde(rules::FDE_010, i, d.at, "no FREs");
+  if (d.num_fres == 0 && (version != 3 || t.blocks[i].end > t.blocks[i].begin)) {  // v3: the record was read
+    // Version 3 gives a default FDE without FREs a meaning (an outermost
+    // frame), and gas 2.46+ writes one for a signal frame whose CFI it
+    // cannot describe; versions 1 and 2 have none.
+    if (version < 3)
+      f.at_fde(rules::FDE_010, i, d.at, "no FREs");
+    else if ((d.info2 & 0x1f) == kFlex)
+      f.at_fde(rules::FDE_010, i, d.at, "a FLEX FDE without FREs (only a default one marks an outermost frame)",
+               Severity::Warning);
+    else
+      f.at_fde(rules::FDE_010, i, d.at,
+               d.info >> 7 & 1 ? "a signal frame without FREs (gas 2.46+: CFI it cannot describe)"
+                               : "no FREs: an outermost frame",
+               Severity::Note);
+  }
 }
 
 // [start, start + size) inside one executable section.
@@ -152,18 +167,32 @@ void check_block_order(const SframeTable& t, SframeFindings& f) {
     }
 }
 
-// ld's AMD64 .plt FDEs: plt0 pushes twice (sp+16, then sp+24 after the
-// push at 6), pltN jumps or pushes once (sp+8, then sp+16 from 11).
-void check_plt_shape(const SframeTable& t, size_t i, bool plt0, SframeFindings& f) {
+// SFRAME-ELF-009: an FDE in linker-made code against the shapes ld writes
+// there (sframe_abi.h): a row is its start and its CFA as SP + offset. A
+// shape the table records as a producer defect is a warning naming it.
+void check_plt_shape(const SframeTable& t, const AbiFacts& abi, const input::Section& sec, size_t i, SframeFindings& f) {
   const Fde& d = t.fdes[i];
-  std::vector<std::pair<uint32_t, int32_t>> rows;
-  for (FreCursor c(t, i); !c.done(); c.next()) rows.emplace_back(c->start, c->base_sp() && c->count() >= 1 ? c->words[0] : -1);
   const bool mask = d.pc_type() == kPcMask;
-  const std::vector<std::pair<uint32_t, int32_t>> want =
-      mask ? std::vector<std::pair<uint32_t, int32_t>>{{0, 8}, {11, 16}} : std::vector<std::pair<uint32_t, int32_t>>{{0, 16}, {6, 24}};
-  if ((mask || plt0) && rows != want)
-    f.at_fde(rules::ELF_009, i, d.at, std::string(mask ? "pltN" : "plt0") + " FDE with " + std::to_string(rows.size()) +
-                                          " rows not ld's " + (mask ? "sp+8, sp+16 at 11" : "sp+16, sp+24 at 6"));
+  const PltMatch m = match_plt_fde(t, abi, sec, i);
+  if (!m.known_section) return;  // a section ld writes no SFrame for: nothing to compare
+  if (!mask && t.starts[i].address != sec.addr) {
+    f.at_fde(rules::ELF_009, i, d.at, "a PC-increment FDE inside " + sec.name + ", not at its start");
+    return;
+  }
+  const auto& rows = m.rows;
+  const PltShape* shape = m.shape;
+  std::string got;
+  for (const PltRow& r : rows)
+    got += (got.empty() ? "" : ", ") + (r.cfa == INT32_MIN ? std::string("?") : "sp+" + std::to_string(r.cfa)) +
+           (r.start ? " at " + std::to_string(r.start) : "");
+  if (!shape)
+    f.at_fde(rules::ELF_009, i, d.at, std::string(mask ? "PC-mask" : "first-entry") + " FDE of " + sec.name + " with rows " +
+                                          (got.empty() ? "(none)" : got) + ": none of the shapes ld writes for " +
+                                          std::string(abi.name));
+  else if (!shape->defect.empty())
+    f.at_fde(rules::ELF_009, i, d.at, sec.name + " " + std::string(shape->variant) + " with rows " + got +
+                                          ": a known producer defect: " + std::string(shape->defect),
+             Severity::Warning);
 }
 
 // Each FDE against the function symbols: one starting there, of its size;
@@ -175,7 +204,7 @@ void check_symbols(const SframeTable& t, const CodeSections& code, const input::
     if (!s.resolved) continue;
     const input::Section* sec = code_of(t, code, i);
     if (sec && sec->name.starts_with(".plt")) {
-      if (t.header.abi == kAmd64Le && sec->name == ".plt") check_plt_shape(t, i, s.address == sec->addr, f);
+      if (const AbiFacts* abi = abi_facts(t.header.abi)) check_plt_shape(t, *abi, *sec, i, f);
       continue;
     }
     const input::SymtabSymbol* match = function_starting(i);
@@ -191,7 +220,7 @@ void check_order(const SframeTable& t, SframeFindings& f) {
   if (!(t.header.flags & kFdeSorted) || t.relocatable) return;
   for (size_t i = 1; i < t.fdes.size(); ++i) {
     const uint64_t prev = t.starts[i - 1].address, cur = t.starts[i].address;
-    if (cur < prev)
+    if (t.order_of(cur) < t.order_of(prev))
       f.at_fde(rules::FDE_008, i, t.fdes[i].at, "starts at " + hex(cur) + ", FDE " + std::to_string(i - 1) + " at " + hex(prev));
     else if (cur == prev)
       f.at_fde(rules::FDE_008, i, t.fdes[i].at,
@@ -201,7 +230,7 @@ void check_order(const SframeTable& t, SframeFindings& f) {
 }
 
 void check_overlap(const SframeTable& t, SframeFindings& f) {
-  auto key = [&](size_t i) { return std::pair{t.starts[i].section, t.starts[i].address}; };
+  auto key = [&](size_t i) { return std::pair{t.starts[i].section, t.order_of(t.starts[i].address)}; };
   // A linked file's FDEs are in start order already: then they are walked
   // in place (an index of 20,000 FDEs, sorted, is memory the clean case
   // need not touch).
@@ -223,7 +252,10 @@ void check_overlap(const SframeTable& t, SframeFindings& f) {
     }
     if (k + 1 == n) break;
     const size_t j = in_order ? k + 1 : order[k + 1];
-    if (t.starts[j].section == t.starts[i].section && t.starts[j].address < t.starts[i].address + t.fdes[i].size &&
+    // The distance, not the end: a raw section's starts before the section
+    // itself are near 2^64, where start + size wraps (found by the libsframe
+    // 3 differential on mutated sizes).
+    if (t.starts[j].section == t.starts[i].section && t.starts[j].address - t.starts[i].address < t.fdes[i].size &&
         t.fdes[j].size)
       f.at_fde(rules::FDE_009, j, t.fdes[j].at, "starts at " + hex(t.starts[j].address) + " inside FDE " +
                                                      std::to_string(i) + " [" + hex(t.starts[i].address) + ", " +
@@ -232,6 +264,20 @@ void check_overlap(const SframeTable& t, SframeFindings& f) {
 }
 
 }  // namespace
+
+PltMatch match_plt_fde(const SframeTable& t, const AbiFacts& abi, const input::Section& sec, size_t i) {
+  const Fde& d = t.fdes[i];
+  const bool flex = t.header.version == 3 && (d.info2 & 0x1f) == kFlex;
+  PltMatch m;
+  for (FreCursor c(t, i); !c.done(); c.next()) {
+    const auto s = state_of(t.header, flex, *c);
+    const bool sp_based = s && !s->outermost && !s->cfa_deref && s->cfa_reg == static_cast<uint32_t>(abi.sp) &&
+                          s->fp.kind == Location::kUnchanged;
+    m.rows.push_back({c->start, sp_based ? static_cast<int32_t>(s->cfa_offset) : INT32_MIN});
+  }
+  m.shape = match_plt(abi, sec.name, d.pc_type() == kPcMask, m.rows, m.known_section);
+  return m;
+}
 
 const input::SymtabSymbol* function_at(const SframeTable& t, const input::SymtabSymbols& symbols, size_t i) {
   if (!t.starts[i].resolved) return nullptr;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "sframe/sframe_abi.h"
 #include "sframe/sframe_checks.h"
 #include "sframe/sframe_rules.h"
 
@@ -18,23 +19,15 @@ uint8_t defined_flags(uint8_t version) {
   }
 }
 
-bool abi_matches_machine(uint8_t abi, uint16_t machine) {
-  switch (machine) {
-    case EM_X86_64: return abi == kAmd64Le;
-    case EM_AARCH64: return abi == kAarch64Be || abi == kAarch64Le;
-    case EM_S390: return abi == kS390xBe;
-    default: return true;  // a machine without an SFrame ABI: HDR-006 has nothing to compare
-  }
-}
-
 void check_identity(const SframeTable& t, uint32_t consumer, SframeFindings& f) {
   const Header& h = t.header;
+  const AbiFacts* abi = abi_facts(h.abi);
   const bool big = t.bytes.endian() == Endian::Big;
   const input::Artifact& a = *t.artifact;
   if (a.kind == input::ArtifactKind::Elf && (a.endian == Endian::Big) != big)
     f.at_section(rules::HDR_003, 0, std::string("magic in ") + (big ? "big" : "little") + "-endian order in a " +
                                         (a.endian == Endian::Big ? "big" : "little") + "-endian ELF file");
-  else if (h.abi >= kAarch64Be && h.abi <= kS390xBe && abi_big_endian(h.abi) != big)
+  else if (abi && (abi->endian == Endian::Big) != big)
     f.at_section(rules::HDR_003, 4, std::string("magic in ") + (big ? "big" : "little") + "-endian order, ABI " +
                                         std::string(abi_name(h.abi)));
   if (consumer & kLibsframe && h.version != 1)
@@ -45,15 +38,18 @@ void check_identity(const SframeTable& t, uint32_t consumer, SframeFindings& f) 
                  std::nullopt, kSframeKernel);
   if (h.flags & ~defined_flags(h.version))
     f.at_section(rules::HDR_005, 3, "flags " + hex(h.flags) + " in version " + std::to_string(h.version));
-  if (h.abi < kAarch64Be || h.abi > kS390xBe)
-    f.at_section(rules::HDR_006, 4, "abi_arch " + std::to_string(h.abi));
-  else if (a.kind == input::ArtifactKind::Elf && !abi_matches_machine(h.abi, a.machine))
-    f.at_section(rules::HDR_006, 4, "abi_arch " + std::string(abi_name(h.abi)) + " in an ELF file for machine " +
-                                        std::to_string(a.machine));
-  const int expected_ra = h.abi == kAmd64Le ? -8 : 0;
-  if (h.abi >= kAarch64Be && h.abi <= kS390xBe && h.fixed_ra != expected_ra)
-    f.at_section(rules::HDR_007, 6, "fixed RA offset " + std::to_string(h.fixed_ra) + " for " +
-                                        std::string(abi_name(h.abi)) + ", which uses " + std::to_string(expected_ra));
+  // A machine without an SFrame ABI leaves HDR-006 nothing to compare.
+  const auto machine_abis = a.kind == input::ArtifactKind::Elf ? abis_of_machine(a.machine) : std::span<const AbiFacts>{};
+  if (!abi)
+    f.at_section(rules::HDR_006, 4, "abi_arch " + std::to_string(h.abi) + " (known: 1-4); the rules that depend on the "
+                                        "ABI are skipped");
+  else if (!machine_abis.empty() && std::none_of(machine_abis.begin(), machine_abis.end(),
+                                                 [&](const AbiFacts& m) { return m.id == h.abi; }))
+    f.at_section(rules::HDR_006, 4, "abi_arch " + std::string(abi->name) + " in an ELF file for machine " +
+                                        std::to_string(a.machine) + " (" + std::string(machine_abis.front().name) + ")");
+  if (abi && h.fixed_ra != abi->fixed_ra)
+    f.at_section(rules::HDR_007, 6, "fixed RA offset " + std::to_string(h.fixed_ra) + " for " + std::string(abi->name) +
+                                        ", which uses " + std::to_string(abi->fixed_ra));
   if (h.fixed_fp != 0) f.at_section(rules::HDR_008, 5, "fixed FP offset " + std::to_string(h.fixed_fp));
   if (h.auxhdr_len != 0) f.at_section(rules::HDR_009, 7, std::to_string(h.auxhdr_len) + " bytes of auxiliary header");
   const uint64_t stride = fde_size(h.version);

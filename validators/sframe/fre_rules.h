@@ -16,6 +16,8 @@
 
 #include "core/text.h"
 #include "sframe/sframe_findings.h"
+#include "sframe/fre_state.h"
+#include "sframe/sframe_abi.h"
 #include "sframe/sframe_format.h"
 #include "sframe/sframe_rules.h"
 
@@ -24,84 +26,108 @@ namespace elfmeta::sframe {
 // The rules, as functions of one FRE.
 namespace fre_rules {
 
-inline bool aarch64(uint8_t abi) { return abi == kAarch64Be || abi == kAarch64Le; }
-
-// Word counts a default FDE may use: CFA, then RA when it is tracked, then FP.
-inline bool default_shape(const Header& h, uint8_t count) { return count >= 1 && count <= (h.fixed_ra != 0 ? 2 : 3); }
-// FLEX: a CFA pair, RA as nothing, one padding word (only before FP) or a pair, FP as nothing or a pair.
-inline bool flex_shape(uint8_t count) { return count == 2 || count == 4 || count == 5 || count == 6; }
+// Word counts a default FDE may use: CFA, then RA where the header does not
+// fix it, then FP where the header does not fix it (as readers count them).
+inline bool default_shape(const Header& h, uint8_t count) {
+  return count >= 1 && count <= 1 + (h.fixed_ra == 0) + (h.fixed_fp == 0);
+}
 
 // The rule bodies below call report(rule, fre, message, severity), where
 // `message` is a callable giving the text: a screening Report never calls it.
 
-// The control words of a FLEX FRE: CFA pair, then RA and FP as a pair, a
-// lone padding 0 (RA only, before FP) or nothing.
+// The words of a FLEX FRE: the CFA's pair (naming a register), then RA and
+// FP each as a pair or a lone 0 ("no rule"), nothing left over.
+// SFRAME-FRE-003 (the word count), SFRAME-FRE-011 (a control word).
 template <typename Report>
 void check_flex(const Fre& fre, Report& report) {
-  const auto control = [&](size_t w) { return static_cast<uint32_t>(fre.words[w]); };
-  if (fre.count() < 2) return;  // FRE-003
-  if (!(control(0) & 1)) report(rules::FRE_011, fre, [&] { return "CFA control word " + hex(control(0)) + " without reg_p"; });
-  size_t w = 0;
-  for (const char* what : {"CFA", "RA", "FP"}) {
-    if (w >= fre.count()) break;
-    const uint32_t c = control(w);
-    if (c & 4) report(rules::FRE_011, fre, [&] { return std::string(what) + " control word " + hex(c) + " with bit 2 set"; });
-    if (c == 0 && std::string_view(what) != "CFA") {
-      if (std::string_view(what) == "FP" || w + 1 >= fre.count())
-        report(rules::FRE_011, fre, [&] { return std::string(what) + " padding word where none may stand"; });
-      w += 1;
-      continue;
-    }
-    w += 2;
+  const FlexWords f = read_flex(fre);
+  if (!f.shape.empty()) report(rules::FRE_003, fre, [&] { return f.shape; });
+  if (!f.control.empty()) report(rules::FRE_011, fre, [&] { return f.control; });
+}
+
+// gas's choice of word size: the smallest holding every word. gas 2.46+
+// (version 3) uses the whole signed range of a size and reads FLEX control
+// words as unsigned; older gas used -127..127 and -32767..32767.
+inline uint8_t minimal_size_code(const Header& h, bool flex, const Fre& fre) {
+  uint8_t code = 0;
+  size_t next_control = 0;  // FLEX: control words at 0, then after each pair or lone 0
+  for (size_t w = 0; w < fre.count(); ++w) {
+    const int64_t v = fre.words[w];
+    const uint32_t size = word_size(fre.size_code());
+    const int64_t u = size >= 4 ? int64_t(uint32_t(v)) : int64_t(uint32_t(v) & ((1u << (8 * size)) - 1));
+    const bool control = flex && w == next_control;
+    if (control) next_control = w + (u == 0 && w > 0 ? 1 : 2);
+    uint8_t need;
+    if (control)
+      need = u <= 0xff ? 0 : u <= 0xffff ? 1 : 2;
+    else if (h.version >= 3)
+      need = v == int8_t(v) ? 0 : v == int16_t(v) ? 1 : 2;
+    else
+      need = (v >= -127 && v <= 127) ? 0 : (v >= -32767 && v <= 32767) ? 1 : 2;
+    code = std::max(code, need);
   }
+  return code;
 }
 
-// gas's choice of word size (1-byte window -127..127).
-inline uint8_t minimal_size_code(const Fre& fre) {
-  int64_t most = 0;
-  for (size_t w = 0; w < fre.count(); ++w) most = std::max<int64_t>(most, fre.words[w] < 0 ? -int64_t(fre.words[w]) : fre.words[w]);
-  return most <= 127 ? 0 : most <= 32767 ? 1 : 2;
-}
-
+// SFRAME-FRE-014. Words an ABI stores in its own way: s390x's CFA offset (offset - 160) / 8,
+// in default and FLEX FREs alike, must decode within 32 bits (libsframe 3
+// multiplies in 32-bit int: an overflow there); its version 2 register words
+// (odd RA/FP words) must name a register, and version 3 has FLEX FDEs
+// instead.
 template <typename Report>
-void check_s390x(const Header& h, const Fre& fre, Report& report) {
-  if (fre.count() == 0) return;
-  const int64_t cfa = int64_t(fre.words[0]) * 8 + 160;
-  if (cfa > INT32_MAX || cfa < INT32_MIN)
-    report(rules::FRE_014, fre, [&] { return "CFA word " + std::to_string(fre.words[0]) + " decodes to " + std::to_string(cfa); });
-  for (size_t w = 1; w < fre.count(); ++w)
-    if ((fre.words[w] & 1) && h.version != 2)
+void check_abi_words(const Header& h, const AbiFacts& abi, bool flex, const Fre& fre, Report& report) {
+  const size_t cfa_word = flex ? 1 : 0;
+  if (fre.count() <= cfa_word) return;
+  if (abi.cfa.scale != 1) {
+    const int64_t cfa = abi.cfa.decode(fre.words[cfa_word]);
+    if (cfa > INT32_MAX || cfa < INT32_MIN)
+      report(rules::FRE_014, fre, [&] {
+        return "CFA word " + std::to_string(fre.words[cfa_word]) + " decodes to " + std::to_string(cfa);
+      });
+  }
+  if (flex || !abi.v2_register_words) return;
+  for (size_t w = 1; w < fre.count(); ++w) {
+    if (!(fre.words[w] & 1)) continue;
+    if (h.version != 2)
       report(rules::FRE_014, fre, [&] {
         return "word " + std::to_string(w) + " names a register in version " + std::to_string(h.version);
       });
+    else if (fre.words[w] < 0)
+      report(rules::FRE_014, fre, [&] {
+        return "word " + std::to_string(w) + " (" + std::to_string(fre.words[w]) + ") names register " +
+               std::to_string(fre.words[w] >> 1);
+      });
+  }
 }
 
-// The rules on one FRE alone: its words and info bits.
+// The rules on one FRE alone: its words and info bits. `abi` is null for an
+// ABI the table does not know (SFRAME-HDR-006 said so): the rules that need
+// its facts are skipped.
 template <typename Report>
-void check_fre(const Header& h, bool flex, const Fre& fre, Report& report) {
-  if (flex) check_flex(fre, report);
-  if (h.abi == kS390xBe && !flex) check_s390x(h, fre, report);
-  if (fre.count() && fre.size_code() != 0 && fre.size_code() > minimal_size_code(fre))  // 1-byte words are minimal
-    report(rules::FRE_012, fre, [&] {
-      return std::to_string(word_size(fre.size_code())) + "-byte words for " + describe(fre, h.fixed_ra, h.abi);
-    });
+void check_fre(const Header& h, const AbiFacts* abi, bool flex, const Fre& fre, Report& report) {
   if (fre.count() == 0) {
-    if (!(h.version == 3 || (h.version == 2 && (h.flags & kFuncStartPcrel))))
-      report(rules::FRE_008, fre, [&] {
-        return "no data words in version " + std::to_string(h.version) +
-               (h.version == 2 ? " without FDE_FUNC_START_PCREL" : "");
-      });
+    // RA undefined (the outermost frame): version 2's erratum 2 and version
+    // 3 define it; gas writes the info byte as 0.
+    if (h.version < 2)
+      report(rules::FRE_008, fre, [&] { return "no data words in version " + std::to_string(h.version); });
     else if (fre.info != 0)
       report(rules::FRE_008, fre, [&] { return "outermost FRE with info " + hex(fre.info); }, Severity::Warning);
-  } else if (flex ? !flex_shape(fre.count()) : !default_shape(h, fre.count())) {
+  } else if (flex) {
+    check_flex(fre, report);
+  } else if (!default_shape(h, fre.count())) {
     report(rules::FRE_003, fre, [&] {
-      return std::to_string(fre.count()) + " data words in a " + (flex ? "FLEX" : std::string(abi_name(h.abi))) + " FRE";
+      return std::to_string(fre.count()) + " data words in a " + std::string(abi_name(h.abi)) + " FRE";
     });
   }
-  if (fre.mangled_ra() && !aarch64(h.abi))
+  if (abi) check_abi_words(h, *abi, flex, fre, report);
+  if (fre.count() && fre.size_code() != 0 && fre.size_code() > minimal_size_code(h, flex, fre))  // 1-byte words are minimal
+    report(rules::FRE_012, fre, [&] {
+      return std::to_string(word_size(fre.size_code())) + "-byte words for " + describe(h, flex, fre);
+    });
+  if (fre.mangled_ra() && abi && !abi->pauth)
     report(rules::FRE_010, fre, [&] { return "info " + hex(fre.info) + " on " + std::string(abi_name(h.abi)); });
-  if (flex || fre.count() == 0 || h.abi != kAmd64Le) return;
-  if (fre.base_sp() && fre.words[0] < 8)
+  if (flex || fre.count() == 0 || !abi || !abi->min_sp_cfa) return;
+  if (fre.base_sp() && fre.words[0] < abi->min_sp_cfa)
     report(rules::FRE_009, fre, [&] {
       return "CFA at sp" + std::string(fre.words[0] < 0 ? "" : "+") + std::to_string(fre.words[0]);
     });
@@ -143,7 +169,7 @@ class FreRules {
   // `consumer` decides the severity of the findings whose severity depends
   // on it; `fde` is the FDE whose FREs follow (its v3 record already read).
   FreRules(const Header& h, const Fde& fde, uint32_t consumer)
-      : h_(h), d_(fde), consumer_(consumer), flex_(h.version == 3 && (fde.info2 & 0x1f) == kFlex) {}
+      : h_(h), d_(fde), abi_(abi_facts(h.abi)), consumer_(consumer), flex_(h.version == 3 && (fde.info2 & 0x1f) == kFlex) {}
 
   // True when FRE k breaks a rule; `previous` is FRE k - 1 (null for the
   // first). The caller keeps it: decoding into two alternating buffers
@@ -160,6 +186,7 @@ class FreRules {
   // compiler keeps them in registers over the loop.
   const Header h_;
   const Fde d_;
+  const AbiFacts* abi_;
   uint32_t consumer_;
   bool flex_;
 };
@@ -168,10 +195,10 @@ class FreRules {
 // The rules on FRE k, then those against FRE k - 1 and the FDE.
 template <typename Report>
 inline void FreRules::apply(size_t k, const Fre& fre, const Fre* previous, Report& report) {
-  fre_rules::check_fre(h_, flex_, fre, report);
+  fre_rules::check_fre(h_, abi_, flex_, fre, report);
   if (previous && fre_rules::same_state(fre, *previous))
     report(rules::FRE_013, fre, [&] {
-      return "the same state as FRE " + std::to_string(k - 1) + ": " + describe(fre, h_.fixed_ra, h_.abi);
+      return "the same state as FRE " + std::to_string(k - 1) + ": " + describe(h_, flex_, fre);
     });
   if (previous && fre.start <= previous->start)
     report(rules::FRE_004, fre, [&] {

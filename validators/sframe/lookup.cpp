@@ -8,7 +8,7 @@ std::optional<FreHit> find_fre(const SframeTable& t, uint64_t pc) {
   size_t lo = 0, hi = t.fdes.size();
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (t.starts[mid].address <= pc)
+    if (t.order_of(t.starts[mid].address) <= t.order_of(pc))
       lo = mid + 1;
     else
       hi = mid;

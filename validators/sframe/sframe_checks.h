@@ -3,6 +3,7 @@
 #pragma once
 
 #include "input/symbols.h"
+#include "sframe/sframe_abi.h"
 #include "sframe/sframe_findings.h"
 #include "sframe/sframe_table.h"
 
@@ -14,6 +15,16 @@ void check_header(const SframeTable& t, uint32_t consumer, SframeFindings& f);
 // The function symbol starting where FDE i starts (in its section, for an
 // object), preferring one of the FDE's size when several start there.
 const input::SymtabSymbol* function_at(const SframeTable& t, const input::SymtabSymbols& symbols, size_t i);
+
+// FDE i, in the linker-made section `sec`, against the PLT shapes of its
+// ABI: its rows (CFA as SP + offset; INT32_MIN where a row is not of that
+// form), whether ld writes FDEs for that section, and the shape it matches.
+struct PltMatch {
+  std::vector<PltRow> rows;
+  bool known_section = false;
+  const PltShape* shape = nullptr;
+};
+PltMatch match_plt_fde(const SframeTable& t, const AbiFacts& abi, const input::Section& sec, size_t i);
 
 // SFRAME-FDE-*: info bits, block sizes, ranges, order and overlap; with the
 // artifact's symbols (null: none), the function each FDE covers.

@@ -98,9 +98,8 @@ constexpr uint32_t start_size(uint8_t fre_type) { return fre_type <= kAddr4 ? 1u
 // Bytes of a data word: 1, 2, 4; 0 for size code 3.
 constexpr uint32_t word_size(uint8_t size_code) { return size_code < 3 ? 1u << size_code : 0; }
 
+// From the ABI table (sframe_abi.h): "amd64", "abi?" for an unknown id.
 std::string_view abi_name(uint8_t abi);
 bool abi_big_endian(uint8_t abi);
-// "sp+16 fp@cfa-16" (AMD64 with fixed RA), the state an FRE describes.
-std::string describe(const Fre& f, int8_t fixed_ra, uint8_t abi);
 
 }  // namespace elfmeta::sframe

@@ -22,8 +22,10 @@ const Rule HDR_003{"SFRAME-HDR-003", Severity::Error, kLint, "byte order disagre
                    "little-endian, AArch64 id 1 big and 2 little, s390x big). No consumer cross-checks it.",
                    "", ""};
 const Rule HDR_004{"SFRAME-HDR-004", Severity::Error, kBoth, "SFrame version unknown or not read by the consumer",
-                   "Versions 1 (binutils 2.40), 2 (2.41) and 3 (2.46) exist. libsframe 2.40 reads version 1 only; "
-                   "the kernel's reader version 3 only.",
+                   "Versions 1 (binutils 2.40), 2 (2.41) and 3 (2.46) exist; a version the table does not know gets "
+                   "this one finding and nothing else is read. --consumer libsframe is libsframe 2.40, which reads "
+                   "version 1 only (libsframe 3, from binutils 2.46, reads versions 2 and 3 and refuses 1); the "
+                   "kernel's reader version 3 only.",
                    "binutils 2.40", "bad/unsupported sframe header"};
 const Rule HDR_005{"SFRAME-HDR-005", Severity::Error, kBoth, "undefined header flag",
                    "Defined flags: v1 FDE_SORTED and FRAME_POINTER; v2 adds FDE_FUNC_START_PCREL (2.45); v3 has "
@@ -31,8 +33,9 @@ const Rule HDR_005{"SFRAME-HDR-005", Severity::Error, kBoth, "undefined header f
                    "out of memory).",
                    "binutils 2.40", ""};
 const Rule HDR_006{"SFRAME-HDR-006", Severity::Error, kLs, "unknown ABI or one that does not match the ELF machine",
-                   "abi_arch is 1/2 (AArch64 BE/LE), 3 (AMD64) or 4 (s390x) and must match e_machine; ld refuses "
-                   "to merge sections of different ABIs.",
+                   "abi_arch is 1/2 (AArch64 BE/LE), 3 (AMD64) or 4 (s390x, binutils 2.45) and must match e_machine; "
+                   "ld refuses to merge sections of different ABIs. With an unknown ABI the rules that depend on "
+                   "its facts (registers, fixed offsets, word encodings, relocation types, PLTs) are skipped.",
                    "binutils 2.40", ""};
 const Rule HDR_007{"SFRAME-HDR-007", Severity::Error, kLint, "fixed RA offset wrong for the ABI",
                    "AMD64 keeps the return address at CFA-8 (fixed RA offset -8); AArch64 and s390x track it per "
@@ -87,8 +90,10 @@ const Rule HDR_018{"SFRAME-HDR-018", Severity::Warning, kLint, "relocatable SFra
                    "sets it, ld 2.40 -r does.",
                    "", ""};
 const Rule HDR_019{"SFRAME-HDR-019", Severity::Error, kK, "version 3 without FDE_FUNC_START_PCREL",
-                   "Version 3 start fields are always relative to the field; libsframe refuses to write such a "
-                   "section and the kernel to read it.",
+                   "FDE_FUNC_START_PCREL decides in version 3 as in version 2 whether a start field counts from "
+                   "the field itself or from the section, and elfmeta reads it so; but every version 3 producer "
+                   "sets it (libsframe's encoder refuses to work without it), libsframe's lookup assumes it and "
+                   "the kernel's reader refuses a section without it.",
                    "binutils 2.46", ""};
 
 const Rule HDR_020{"SFRAME-HDR-020", Severity::Note, kLint, "FRAME_POINTER flag set",
@@ -131,7 +136,11 @@ const Rule FDE_009{"SFRAME-FDE-009", Severity::Error, kLint, "function ranges ov
                    "empty .cfi_startproc/.cfi_endproc pair) is a warning.",
                    "", ""};
 const Rule FDE_010{"SFRAME-FDE-010", Severity::Error, kBoth, "FDE without FREs",
-                   "gas never writes one; every PC of the function then has no rule.", "", ""};
+                   "In versions 1 and 2 an FDE without FREs leaves every PC of its function without a rule. "
+                   "Version 3 defines a default FDE without FREs as an outermost frame, and gas 2.46+ writes "
+                   "one with the signal bit for a signal frame whose CFI it cannot describe: a note there (a "
+                   "warning for a FLEX FDE, for which no meaning is defined).",
+                   "", ""};
 const Rule FDE_011{"SFRAME-FDE-011", Severity::Error, kBoth, "FRE block outside the FRE sub-section",
                    "fre_off plus the function's FREs must end within fre_len; libsframe 2.40 crashes on a huge "
                    "fre_off.",
@@ -160,8 +169,10 @@ const Rule FRE_002{"SFRAME-FRE-002", Severity::Error, kBoth, "FRE data-word size
                    "Data words are 1, 2 or 4 bytes (codes 0-2); libsframe 2.40's dump reads code 3 as 1 byte.",
                    "binutils 2.40", ""};
 const Rule FRE_003{"SFRAME-FRE-003", Severity::Error, kBoth, "FRE word count does not fit the ABI",
-                   "AMD64: CFA and optionally FP (1-2 words); AArch64 and s390x: CFA, RA, FP (1-3); v3 FLEX: "
-                   "control/offset pairs. The kernel refuses leftover words.",
+                   "Default FDEs: CFA, then RA where the header's fixed RA offset is 0, then FP (AMD64 1-2 words; "
+                   "AArch64 and s390x 1-3). Version 3 FLEX FDEs: the CFA's control and offset words, then RA and "
+                   "FP each as a pair or a lone 0 word (no rule), nothing left over (2 to 6 words). The kernel "
+                   "refuses leftover words.",
                    "binutils 2.40", "non-zero offset_count after reading fre"};
 const Rule FRE_004{"SFRAME-FRE-004", Severity::Error, kK, "FRE start offsets not strictly increasing",
                    "Readers scan an FDE's FREs in order and take the last one at or below the PC.", "",
@@ -177,9 +188,10 @@ const Rule FRE_007{"SFRAME-FRE-007", Severity::Error, kLint, "PC-mask FRE starts
                    "entries) and must be below it.",
                    "", ""};
 const Rule FRE_008{"SFRAME-FRE-008", Severity::Error, kBoth, "FRE without data words before it was defined",
-                   "A count-0 FRE (RA undefined: the outermost frame) exists from binutils 2.45 (version 2 with "
-                   "FDE_FUNC_START_PCREL) and in version 3; earlier readers refuse it.",
-                   "binutils 2.45", "zero offset_count or size in fre info"};
+                   "An FRE without data words (RA undefined: the outermost frame) is defined by version 2's "
+                   "erratum 2 and by version 3; gas writes it from 2.46 on (version 3), with an info byte of 0 "
+                   "(other bits set: a warning). Version 1 readers refuse it.",
+                   "binutils 2.46", "zero offset_count or size in fre info"};
 const Rule FRE_009{"SFRAME-FRE-009", Severity::Warning, kLint, "implausible CFA or save offsets",
                    "On AMD64 an SP-based CFA is at least SP+8 and saved FP/RA slots lie below the CFA. An "
                    "SP-based CFA of 0 or less is the mark of gas 2.40 encoding a CFA in another register as SP.",
@@ -189,18 +201,26 @@ const Rule FRE_010{"SFRAME-FRE-010", Severity::Warning, kLint, "mangled-RA bit o
                    "", ""};
 
 const Rule FRE_011{"SFRAME-FRE-011", Severity::Error, kK, "invalid FLEX control word",
-                   "In a version 3 FLEX FDE the CFA's control word names a register (reg_p set) and bit 2 is "
-                   "reserved; an RA or FP control word of 0 is padding and stands alone.",
+                   "In a version 3 FLEX FDE the CFA's control word names a register (reg_p set) and bit 2 of "
+                   "every control word is unused (0). Control words are unsigned (0x81 in one byte is register "
+                   "16); a control word of 0 for RA or FP means no rule for it and stands alone.",
                    "binutils 2.46", ""};
 const Rule FRE_012{"SFRAME-FRE-012", Severity::Note, kLint, "data words wider than needed",
-                   "gas stores words in 1 byte when all are within -127..127 and in 2 bytes within 16 bits; a "
-                   "re-encoder that wants gas's bytes must make the same choice.",
+                   "gas stores the words of an FRE in the smallest size holding all of them: from 2.46 (version 3) "
+                   "the whole signed range (-128..127, then 16 bits), with FLEX control words read as unsigned; "
+                   "before, -127..127 and -32767..32767. A re-encoder that wants gas's bytes must make the same "
+                   "choice.",
                    "", ""};
 const Rule FRE_013{"SFRAME-FRE-013", Severity::Note, kLint, "FRE repeats the previous one",
-                   "Two consecutive FREs with the same state are legal but redundant; gas merges them.", "", ""};
+                   "Two consecutive FREs with the same state are legal but redundant. gas 2.40 merges them; gas "
+                   "2.47.50 writes one wherever the DWARF rows change, also for registers SFrame does not "
+                   "track (29,083 in the SQLite corpus of docs/sframe.md).",
+                   "", ""};
 const Rule FRE_014{"SFRAME-FRE-014", Severity::Error, kLint, "s390x data word out of range or misused",
-                   "s390x stores the CFA offset as (offset - 160) / 8, which must decode within 32 bits; RA/FP "
-                   "words with the low bit set name registers, which only version 2 allows (version 3 uses FLEX).",
+                   "s390x stores the CFA offset as (offset - 160) / 8, in default and FLEX FREs, which must decode "
+                   "within 32 bits (libsframe 3 overflows a signed int decoding it); RA/FP words with the low "
+                   "bit set name registers (register << 1 | 1, not negative), which only version 2 allows "
+                   "(version 3 uses FLEX).",
                    "binutils 2.45", ""};
 
 // --------------------------------------------------------------------- ELF
@@ -210,13 +230,15 @@ const Rule ELF_001{"SFRAME-ELF-001", Severity::Error, kLint, ".sframe with the w
                    "", ""};
 const Rule ELF_002{"SFRAME-ELF-002", Severity::Error, kK, "PT_GNU_SFRAME missing or not the .sframe section",
                    "A linked file with a non-empty .sframe needs PT_GNU_SFRAME at the section's address and "
-                   "offset. A segment larger than the section is a warning: ld 2.40 sizes it as the sum of its "
-                   "inputs.",
+                   "offset. A segment larger than the section is a warning: ld (2.40 to 2.47.50) sizes it as the "
+                   "sum of its inputs.",
                    "binutils 2.40", ""};
 const Rule ELF_003{"SFRAME-ELF-003", Severity::Error, kLint, "FDE start relocation missing or malformed",
-                   "In an object every FDE's start field gets one PC-relative relocation (R_X86_64_PC32, "
-                   "R_AARCH64_PREL32; 64-bit in v3) against code, with the field's bytes zero; ld takes the i-th "
-                   "relocation for the i-th FDE.",
+                   "In an object every FDE's start field gets one PC-relative relocation against code, as wide "
+                   "as the field, with the field's bytes zero: R_X86_64_PC32, R_AARCH64_PREL32, R_390_PC32 in "
+                   "versions 1-2; R_X86_64_PC64, R_AARCH64_PREL64, R_390_PC64 in version 3. ld takes the i-th "
+                   "relocation for the i-th FDE, skipping R_*_NONE without a symbol (r_info 0), which ld -r "
+                   "leaves where it dropped a function (PR ld/33401).",
                    "binutils 2.40", ""};
 
 const Rule ELF_004{"SFRAME-ELF-004", Severity::Error, kLint, "ld -r output with stale FDE start relocations",
@@ -232,9 +254,11 @@ const Rule ELF_006{"SFRAME-ELF-006", Severity::Error, kK, "FDE range outside the
                    "outside them.",
                    "", ""};
 const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DWARF CFI but no SFrame FDE",
-                   "Every function .eh_frame describes should have an FDE; gas 2.40 silently leaves out the ones "
-                   "whose CFI it cannot represent (a CFA expression, RA in a register, .cfi_remember_state first), "
-                   "and ld 2.40 writes none for .plt.got.",
+                   "Every function .eh_frame describes should have an FDE; gas leaves out the ones whose CFI it "
+                   "cannot represent (2.40 silently: a CFA expression, RA in a register, .cfi_remember_state "
+                   "first; 2.46+ with a warning, after FLEX FDEs took over most of them), ld 2.40 wrote "
+                   "none for .plt.got, and ld 2.47+ leaves out an input .sframe of the wrong type or version "
+                   "with an error message but still links.",
                    "", ""};
 
 const Rule ELF_008{"SFRAME-ELF-008", Severity::Warning, kLint, ".sframe lost in the link",
@@ -243,8 +267,11 @@ const Rule ELF_008{"SFRAME-ELF-008", Severity::Warning, kLint, ".sframe lost in 
                    "objects and the output are given together.",
                    "binutils 2.40", ""};
 const Rule ELF_009{"SFRAME-ELF-009", Severity::Note, kLint, "PLT FDE of an unexpected shape",
-                   "ld writes for AMD64 .plt a 16-byte PC-increment FDE for plt0 (sp+16, then sp+24 at 6) and one "
-                   "PC-mask FDE for the pltN entries (sp+8, then sp+16 at 11).",
+                   "ld writes FDEs for its PLTs in the shapes the ABI table lists: AMD64 .plt a 16-byte PC-increment "
+                   "FDE for plt0 (sp+16, then sp+24 at 6) and a PC-mask FDE for the entries (sp+8, then sp+16 at 11; "
+                   "at 9 in the IBT layout; sp+8 alone when non-lazy), .plt.sec entries sp+8, .plt.got entries "
+                   "sp+16 (ld 2.44 to 2.47.50 at least), which is a known ld defect (a warning: the entries are jumps, CFA sp+8, as ld's "
+                   ".eh_frame says); s390x PLT0 and entries CFA r15+160. Another shape is a note.",
                    "binutils 2.40", ""};
 const Rule ELF_010{"SFRAME-ELF-010", Severity::Warning, kLint, "several SFrame sections concatenated",
                    "A linker that does not know SFrame (mold before 2.40, lld) concatenates the inputs: readers see "
@@ -253,17 +280,20 @@ const Rule ELF_010{"SFRAME-ELF-010", Severity::Warning, kLint, "several SFrame s
 
 // --------------------------------------------------------------------- CFI
 const Rule CFI_001{"SFRAME-CFI-001", Severity::Error, kLint, "CFA differs from the DWARF CFI",
-                   "At every PC of an FDE the CFA base register (SP or FP) and offset must be those of the "
-                   ".eh_frame row there. gas 2.40 writes a CFA in another register (r10) as SP.",
+                   "At every PC of an FDE the CFA base register and offset must be those of the .eh_frame row there "
+                   "(the offset decoded: s390x stores (offset - 160) / 8; a FLEX FDE may name any register or load "
+                   "the CFA from memory, compared with the CFI's DW_OP_bregN k; DW_OP_deref). gas 2.40 writes a CFA "
+                   "in another register (r10) as SP.",
                    "", ""};
 const Rule CFI_002{"SFRAME-CFI-002", Severity::Error, kLint, "frame pointer rule differs from the DWARF CFI",
                    "SFrame's FP offset must be where the CFI saves the frame pointer (CFA+k), and no FP word where "
                    "the CFI keeps it (same value or undefined).",
                    "", ""};
 const Rule CFI_003{"SFRAME-CFI-003", Severity::Error, kLint, "return address rule differs from the DWARF CFI",
-                   "AMD64's fixed RA offset -8 must be the CFI's RA rule; AArch64's RA word must match the saved "
-                   "x30, and no RA word where the return address stays in LR. gas 2.40 ignores .cfi_offset of "
-                   "the RA column.",
+                   "AMD64's fixed RA offset -8 must be the CFI's RA rule; AArch64's and s390x's RA word must match "
+                   "the saved x30/r14, no RA word (or s390x's 0 padding) where the return address stays in its "
+                   "register, and a FLEX RA rule naming a register (or s390x version 2's odd register word) the "
+                   "CFI's DW_CFA_register. gas 2.40 ignores .cfi_offset of the RA column.",
                    "", ""};
 const Rule CFI_004{"SFRAME-CFI-004", Severity::Error, kLint, "outermost frame not marked",
                    "Where the CFI says the return address is undefined (_start, thread entry) SFrame needs an "
@@ -276,8 +306,10 @@ const Rule CFI_005{"SFRAME-CFI-005", Severity::Error, kLint, "FDE for CFI that S
                    "DRAP) a default FDE cannot say the same: the producer must leave the function out.",
                    "", ""};
 const Rule CFI_006{"SFRAME-CFI-006", Severity::Error, kLint, "PC-mask rows differ from the PLT's CFA expression",
-                   "ld describes pltN in .eh_frame as rsp + 8 + ((rip & 15) >= 11) * 8; the PC-mask FDE's rows "
-                   "must give that CFA at every PC of every entry.",
+                   "Where .eh_frame describes the PLT (ld writes it as an expression, rsp + 8 + ((rip & 15) >= 11) * 8 "
+                   "for lazy pltN, or as the CIE's rsp+8 for .plt.got), the PC-mask FDE's rows must give that CFA at "
+                   "every PC of every entry. ld (2.44 to 2.47.50 at least) gives .plt.got sp+16 (a known defect, "
+                   "named in the message).",
                    "binutils 2.40", ""};
 
 const Rule CFI_007{"SFRAME-CFI-007", Severity::Warning, kLint, "signal-frame bit differs from the CIE",

@@ -2,18 +2,21 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "core/second_core.h"
 #include "core/text.h"
 #include "input/relocations.h"
 #include "sframe/fre_rules.h"
+#include "sframe/sframe_abi.h"
 #include "sframe/sframe_rules.h"
 
 namespace elfmeta::sframe {
 namespace {
 
-constexpr uint32_t kR_X86_64_PC64 = 24, kR_AARCH64_PREL64 = 260, kR_AARCH64_PREL32 = 261;
+constexpr uint32_t kShtGnuSframe = 0x6ffffff4;  // SHT_GNU_SFRAME (binutils 2.45)
+constexpr uint32_t kPtGnuSframe = 0x6474e554;
 
 // From this many FDEs the FREs are read on two cores (a large program's
 // section; below, a thread costs more than it saves).
@@ -38,8 +41,21 @@ class Reader {
       data = a_.raw;
     } else if (a_.kind == input::ArtifactKind::Elf) {
       t_.section = a_.section(".sframe");
+      // By its type where it has another name (binutils' own tests rename
+      // it; readelf and objdump take --sframe=NAME).
+      for (size_t k = 0; !t_.section && k < a_.sections.size(); ++k)
+        if (a_.sections[k].type == kShtGnuSframe) t_.section = &a_.sections[k];
       if (!t_.section) return std::nullopt;
       data = t_.section->data;
+      // ld --discard-sframe (2.46+) leaves an empty .sframe and no
+      // PT_GNU_SFRAME: nothing reads it (readelf says "no debugging data").
+      // An empty section that a segment or a link would read is still
+      // SFRAME-HDR-002 (gas 2.45's empty .sframe in crt objects broke mold).
+      if (data.empty() && a_.elf_type != ET_REL &&
+          std::none_of(a_.segments.begin(), a_.segments.end(), [](const input::Segment& p) { return p.type == kPtGnuSframe; })) {
+        f_.note("an empty " + t_.section->name + " and no PT_GNU_SFRAME: no SFrame (what ld --discard-sframe leaves)");
+        return std::nullopt;
+      }
       t_.relocatable = a_.elf_type == ET_REL;
       t_.addr = t_.relocatable ? 0 : t_.section->addr;
     } else {
@@ -293,13 +309,16 @@ class Reader {
   // against the code (ld uses the i-th relocation for the i-th FDE).
   void resolve_relocated() {
     const auto sets = input::relocations_for(a_, *t_.section);
-    const bool v3 = t_.header.version == 3;
     // gas never sets FDE_SORTED in an object; ld -r does, and keeps the
     // relocations of its inputs where they were (SFRAME-ELF-004).
     const Rule& rule = t_.header.flags & kFdeSorted ? rules::ELF_004 : rules::ELF_003;
     const std::string by = t_.header.flags & kFdeSorted ? " (ld -r output)" : "";
-    const uint32_t want = a_.machine == EM_AARCH64 ? (v3 ? kR_AARCH64_PREL64 : kR_AARCH64_PREL32)
-                                                   : (v3 ? kR_X86_64_PC64 : input::kR_X86_64_PC32);
+    // The relocation types of the file's machine (sframe_abi.h); a machine
+    // without an SFrame ABI has none to expect (HDR-006 reports the ABI).
+    const auto abis = abis_of_machine(a_.machine);
+    const std::optional<StartRelocations> types =
+        abis.empty() ? std::nullopt : std::optional<StartRelocations>(abis.front().relocations);
+    const uint32_t want = types ? types->for_version(t_.header.version) : 0;
     if (sets.empty()) {
       if (!t_.fdes.empty())
         f_.at_section(rule, std::nullopt, "no .rela.sframe: no FDE start is relocated");
@@ -313,6 +332,10 @@ class Reader {
       return static_cast<size_t>((offset - first) / stride);
     };
     for (const auto& r : rs.relocations) {
+      // ld -r leaves R_*_NONE with no symbol (r_info 0) where it dropped a
+      // function's FDE; ld skips those when it reads the relocations (PR
+      // ld/33401).
+      if (types && r.type == types->none && r.symbol == 0) continue;
       const std::optional<size_t> i = fde_at(r.offset);
       if (!i) {
         f_.at_section(rule, r.offset, "relocation at .sframe+" + hex(r.offset) + " is not on an FDE start field" + by);
@@ -323,7 +346,7 @@ class Reader {
         t_.starts[*i].resolved = false;
         continue;
       }
-      if (r.type != want)
+      if (types && r.type != want)
         f_.at_fde(rule, *i, r.offset, "relocation type " + std::to_string(r.type) + ", not " + std::to_string(want));
       if (t_.fdes[*i].start != 0)
         f_.at_fde(rule, *i, r.offset, "start field holds " + std::to_string(t_.fdes[*i].start) + " under its relocation");

@@ -54,7 +54,14 @@ struct SframeTable {
   Fre fre(size_t i, size_t k) const;
 
   uint64_t fre_base() const { return header.end() + header.freoff; }
-  bool pc_relative() const { return header.version == 3 || (header.flags & kFuncStartPcrel); }
+  // The order of two starts: addresses in an ELF file, but signed offsets
+  // from the section in a raw one (a linked file's code lies before its
+  // .sframe: negative), which readers sort and search as signed values.
+  uint64_t order_of(uint64_t start) const { return section ? start : start ^ (uint64_t(1) << 63); }
+  // FDE starts count from the field itself (else from the section): the
+  // flag decides in version 3 as in version 2 (every producer sets it in
+  // version 3; SFRAME-HDR-019 reports a version 3 section without it).
+  bool pc_relative() const { return header.version >= 2 && (header.flags & kFuncStartPcrel); }
 };
 
 // The FREs of one FDE in order, decoded one at a time.

@@ -37,10 +37,26 @@ uint8_t smallest_fre_type(const SframeFdePlan& d) {
   return reach < 256 ? kAddr1 : reach < 65536 ? kAddr2 : kAddr4;
 }
 
-uint8_t smallest_size_code(const std::vector<int32_t>& words) {
-  int64_t most = 0;
-  for (int32_t w : words) most = std::max<int64_t>(most, w < 0 ? -int64_t(w) : w);
-  return most <= 127 ? 0 : most <= 32767 ? 1 : 2;
+// gas's choice of word size: from 2.46 (version 3) the whole signed range of
+// a size, FLEX control words (the first of each pair, or a lone 0) unsigned;
+// before, -127..127 and -32767..32767.
+uint8_t smallest_size_code(const std::vector<int32_t>& words, uint8_t version, bool flex) {
+  uint8_t code = 0;
+  size_t next_control = 0;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const int64_t w = words[i];
+    uint8_t need;
+    if (flex && i == next_control) {
+      next_control = i + (w == 0 && i > 0 ? 1 : 2);
+      need = (w >= 0 && w <= 0xff) ? 0 : (w >= 0 && w <= 0xffff) ? 1 : 2;
+    } else if (version >= 3) {
+      need = w == int8_t(w) ? 0 : w == int16_t(w) ? 1 : 2;
+    } else {
+      need = (w >= -127 && w <= 127) ? 0 : (w >= -32767 && w <= 32767) ? 1 : 2;
+    }
+    code = std::max(code, need);
+  }
+  return code;
 }
 
 uint8_t default_flags(const SframePlan& p, SframeFile kind) {
@@ -49,12 +65,12 @@ uint8_t default_flags(const SframePlan& p, SframeFile kind) {
   return flags;
 }
 
-void put_fre(Out& o, const SframeFrePlan& r, uint8_t fre_type) {
+void put_fre(Out& o, const SframeFrePlan& r, uint8_t fre_type, uint8_t version, bool flex) {
   const uint32_t n = start_size(fre_type) ? start_size(fre_type) : 4;
   if (n == 1) o.put(static_cast<uint8_t>(r.start));
   else if (n == 2) o.put(static_cast<uint16_t>(r.start));
   else o.put(r.start);
-  const uint8_t code = r.size_code.value_or(smallest_size_code(r.words));
+  const uint8_t code = r.size_code.value_or(smallest_size_code(r.words, version, flex));
   const uint8_t info = r.info.value_or(static_cast<uint8_t>(uint8_t(r.base_sp) | (r.words.size() & 0xf) << 1 |
                                                             (code & 3) << 5 | uint8_t(r.mangled_ra) << 7));
   o.put(info);
@@ -180,7 +196,7 @@ SframeBytes encode_sframe(const SframePlan& p, SframeFile kind) {
       fres.put(d.info2.value_or(d.v3_kind));
       fres.put(d.rep_size);
     }
-    for (const auto& r : d.fres) put_fre(fres, r, fre_type);
+    for (const auto& r : d.fres) put_fre(fres, r, fre_type, p.version, v3 && d.v3_kind == kFlex);
     total_fres += static_cast<uint32_t>(d.fres.size());
   }
   Out o(p.endian);
@@ -202,7 +218,8 @@ SframeBytes encode_sframe(const SframePlan& p, SframeFile kind) {
   o.bytes.resize(fdes_at, 0);
   const uint64_t section_addr = kind == SframeFile::Linked ? p.sframe_addr : 0;
   const uint64_t text_addr = p.text_addr;
-  const bool pcrel = v3 || (p.flags.value_or(default_flags(p, kind)) & kFuncStartPcrel);
+  // The flag decides in version 3 too (the spec); every v3 producer sets it.
+  const bool pcrel = p.version >= 2 && (p.flags.value_or(default_flags(p, kind)) & kFuncStartPcrel);
   for (size_t i = 0; i < p.fdes.size(); ++i) {
     const auto& d = p.fdes[i];
     const uint64_t at = o.bytes.size();

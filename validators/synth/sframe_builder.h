@@ -1,9 +1,12 @@
 // Builds SFrame sections of every version, byte order and ABI from a plan
 // of functions and their FREs, raw or inside an ELF object (with the FDE
-// start relocations) or a linked file (with PT_GNU_SFRAME). No producer of
-// versions 2 and 3 exists on bookworm: tests, property generators and
-// fuzzers make them here. Every field can be overridden to make a broken
-// section.
+// start relocations) or a linked file (with PT_GNU_SFRAME). Valid versions 2
+// and 3 as producers write them come from the producers themselves
+// (tests/sframe/data/binutils-2.44 and binutils-2.47.50, and the sid root's
+// gas and ld in tests/sframe/sid/); this builder makes what no producer
+// writes: a section with one field broken for each rule case, and the
+// generated sections of the property tests and the fuzzers' seeds. Every
+// field can be overridden.
 #pragma once
 
 #include <cstdint>
