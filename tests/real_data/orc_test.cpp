@@ -81,8 +81,8 @@ TEST_P(DebianOrc, VmlinuxHasNoErrors) {
 }
 
 TEST_P(DebianOrc, EveryModuleHasNoErrors) {
-  size_t modules = 0, with_orc = 0, entries = 0, errors = 0;
-  std::string first_errors;
+  size_t modules = 0, with_orc = 0, entries = 0, errors = 0, unexpected_starts = 0;
+  std::string first_errors, first_starts;
   for (const auto& e : fs::recursive_directory_iterator(tree_.modules)) {
     if (!e.is_regular_file() || e.path().filename().string().find(".ko") == std::string::npos) continue;
     ++modules;
@@ -94,6 +94,15 @@ TEST_P(DebianOrc, EveryModuleHasNoErrors) {
     entries += result.entries;
     errors += result.errors;
     if (result.errors && first_errors.size() < 4000) first_errors += e.path().filename().string() + ":\n" + listing(list, 3);
+    // ORC-SYM-001 asks compiled functions (STT_FUNC) to start under a call
+    // frame; assembly's labels (STT_NOTYPE, 813 of them in 6.1's
+    // aesni-intel.ko) are not function starts.
+    for (const auto& d : list.items())
+      if (d.rule && d.rule->id == "ORC-SYM-001" && unexpected_starts++ < 5) {
+        std::ostringstream line;
+        write_text(line, d);
+        first_starts += line.str();
+      }
     if (result.present) {
       EXPECT_EQ(result.layout, kGeneration.at(GetParam()).layout) << e.path() << ": " << result.layout_source;
       EXPECT_TRUE(result.symbols_checked) << e.path();
@@ -102,6 +111,7 @@ TEST_P(DebianOrc, EveryModuleHasNoErrors) {
   std::cout << "  " << package_ << ": " << with_orc << " of " << modules << " modules have ORC, " << entries
             << " entries\n";
   EXPECT_EQ(errors, 0u) << first_errors;
+  EXPECT_EQ(unexpected_starts, 0u) << first_starts;
   if (auto known = kKnown.find(package_); known != kKnown.end() && pinned()) {
     EXPECT_EQ(with_orc, known->second.modules_with_orc);
   }

@@ -111,7 +111,8 @@ void SymbolIndex::find_code_starts(Derived& d) const {
   for (size_t i = 0; i < symbols_.size(); ++i) {
     if (!symbols_[i].function()) continue;
     start_of[i] = static_cast<uint32_t>(code_starts_.size());
-    code_starts_.push_back({symbols_[i].address, static_cast<uint32_t>(i), code_role(symbols_[i].name)});
+    const CodeRole role = symbols_[i].label ? CodeRole::Label : code_role(symbols_[i].name);
+    code_starts_.push_back({symbols_[i].address, static_cast<uint32_t>(i), role});
   }
   for (size_t k = 0; k < code_starts_.size(); ++k) {
     CodeStart& c = code_starts_[k];
@@ -254,7 +255,10 @@ std::optional<SymtabSymbols> read_symtab(const Artifact& a, SymtabFilter filter)
     const Section* section = reserved ? nullptr : section_at(shndx);
     const char letter = symtab_letter(bind, type, shndx, section);
     if (filter == SymtabFilter::Functions && !is_function_letter(letter)) continue;
-    kept.push_back({value, size, name, section ? shndx : 0, letter});
+    // Compilers type every function STT_FUNC; assembly's labels (local
+    // ones, SYM_INNER_LABEL's global ones) have no type.
+    const bool label = type == STT_NOTYPE && section && (section->flags & SHF_EXECINSTR);
+    kept.push_back({value, size, name, section ? shndx : 0, letter, label});
   }
   sort_by_address(kept, [](const SymtabSymbol& k) { return k.address; });
   return out;
@@ -278,6 +282,7 @@ std::optional<SymbolIndex> symbols_from_symtab(const Artifact& a, SymtabFilter f
     s.size = k.size;
     s.type = k.type;
     s.section = k.section;
+    s.label = k.label;
     index.add_in_place(s);
   }
   index.finish();

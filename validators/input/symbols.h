@@ -29,6 +29,9 @@ struct Symbol {
   uint64_t size = 0;        // 0 when the source does not say (kallsyms)
   char type = '?';          // nm/kallsyms letter: T t D d R r B b A W V ...
   uint32_t section = 0;     // ELF section index when known (symtab), else 0
+  // symtab: an STT_NOTYPE symbol in code, an assembly label (a loop, a
+  // macro's branch target, SYM_INNER_LABEL), not a compiled function's entry.
+  bool label = false;
   bool function() const { return is_function_letter(type); }
 };
 
@@ -39,6 +42,7 @@ enum class CodeRole : uint8_t {
   Prefix,        // __pfx_NAME: the padding in front of NAME (call thunks, FineIBT)
   ColdFragment,  // NAME.cold, NAME.cold.N: a part split off a function, entered by a jump
   Marker,        // _stext, __entry_text_start, __irqentry_text_end: a boundary, not code
+  Label,         // an assembly label inside code (symtab: STT_NOTYPE)
 };
 CodeRole code_role(std::string_view name);
 
@@ -134,6 +138,7 @@ struct SymtabSymbol {
   uint32_t name = 0;     // offset in the string table
   uint32_t section = 0;  // ELF section index (0 for reserved indexes)
   char type = '?';
+  bool label = false;    // STT_NOTYPE in code (Symbol::label)
   bool function() const { return is_function_letter(type); }
 };
 struct SymtabSymbols {

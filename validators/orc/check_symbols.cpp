@@ -287,7 +287,9 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
     for (size_t k = lo; k < hi; ++k) {
       const CodeStart& c = starts[k];
       const uint32_t i = cover[k - lo];
-      if (i == kNoCodeStart || c.role == CodeRole::ColdFragment || c.role == CodeRole::Marker) continue;
+      if (i == kNoCodeStart || c.role == CodeRole::ColdFragment || c.role == CodeRole::Marker ||
+          c.role == CodeRole::Label)
+        continue;
       const uint8_t* raw = t.entries.raw(i);
       if (c.role == CodeRole::Prefix) {
         const uint32_t j = c.prefixed == kNoCodeStart ? kNoCodeStart : cover_of(c.prefixed);
