@@ -57,6 +57,22 @@ TEST(RuleTable, StringLiteralsSeeThroughCommentsAndSeparators) {
   EXPECT_EQ(string_literals("s = R\"x(a \"q\" b)x\";"), "a \"q\" b\n");
 }
 
+// Every page of docs/rules/ says what the kernel or consumer does and how
+// producers get it wrong (explanation), and shows the input of the rule's
+// case (trigger): tests/*/…rule_cases… hold a case for every rule.
+TEST(RuleTable, EveryRuleHasAnExplanationAndATrigger) {
+  size_t rules = 0;
+  for (const Rule* r : all_rules()) {
+    ++rules;
+    EXPECT_GE(r->explanation.size(), 20u) << r->id << " has no explanation";
+    EXPECT_GE(r->trigger.size(), 10u) << r->id << " has no trigger";
+    EXPECT_TRUE(r->trigger.ends_with(".")) << r->id << ": " << r->trigger;
+    EXPECT_NE(r->trigger, r->kernel_log) << r->id;
+    EXPECT_NE(r->trigger, r->explanation) << r->id;
+  }
+  EXPECT_GT(rules, 300u);
+}
+
 // A test that names a rule the tables do not have asserts nothing: its
 // finding can never occur (tests/real_data/xc_dwarf_test.cpp once expected
 // zero XC-DW-007 findings, a spec paragraph and no rule). Every rule id in a
