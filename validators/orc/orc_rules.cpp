@@ -32,7 +32,8 @@ const Rule SEC_004{"ORC-SEC-004", Severity::Error, kUnw, ".orc_unwind_ip relocat
                    "objtool's object or a module whose first .rela.orc_unwind_ip entry's r_offset is moved 2 bytes "
                    "off its slot."};
 const Rule SEC_005{"ORC-SEC-005", Severity::Error, kUnw, ".orc_unwind_ip relocation is not R_X86_64_PC32",
-                   "The slots are self-relative s32 values; other relocation types store wrong values.",
+                   "orc_ip in arch/x86/kernel/unwind_orc.c reads each .orc_unwind_ip slot as a self-relative s32: "
+                   "the slot's own address plus its value. A relocation of another type stores another value.",
                    "Linux 4.14", "",
                    "objtool's object or a module whose first .orc_unwind_ip relocation is R_X86_64_PLT32 instead "
                    "of PC32."};
@@ -122,6 +123,8 @@ const Rule ENT_007{"ORC-ENT-007", Severity::Warning, kLint, "saved RBP outside t
                    "", "",
                    "A valid table with one inner call frame's bp_offset set to 8, above the CFA."};
 const Rule ENT_009{"ORC-ENT-009", Severity::Warning, kLint, "signal bit on an entry that is not a register frame",
+                   "unwind_next_frame looks the caller up at its IP itself when the frame's signal bit is set and "
+                   "at IP-1 (inside the call) otherwise, so a wrong bit sends the lookup to the wrong instruction. "
                    "The signal bit (6.3+) marks interrupt/exception frames (regs, regs_partial).", "", "",
                    "A table of a layout with a signal bit, with that bit set on an inner call frame."};
 const Rule ENT_010{"ORC-ENT-010", Severity::Warning, kLint, "register frame with an unusual base",
@@ -144,7 +147,9 @@ const Rule SORT_002{"ORC-SORT-002", Severity::Error, kUnw, "terminator after a r
                     "Linux 4.14", "",
                     "A vmlinux with a terminator moved after the real entry at its address."};
 const Rule SORT_003{"ORC-SORT-003", Severity::Warning, kLint, "two real entries at one address",
-                    "Their order, and so the answer of a lookup, is arbitrary.", "", "",
+                    "__orc_find in arch/x86/kernel/unwind_orc.c binary-searches the sorted addresses for the last "
+                    "one at or below the IP; with two real entries at one address either may be found. Their "
+                    "order, and so the answer of a lookup, is arbitrary.", "", "",
                     "A vmlinux with an inner-frame entry moved back onto the address of the entry before it."};
 
 // ---------------------------------------------------------------- coverage

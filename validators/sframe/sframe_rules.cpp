@@ -241,7 +241,8 @@ const Rule FRE_003{"SFRAME-FRE-003", Severity::Error, kBoth, "FRE word count doe
                    "A generated version 2 AMD64 .sframe of three 24-byte functions in a linked file whose second "
                    "FDE's second FRE has three words (16, -16, -24): AMD64 has no RA word."};
 const Rule FRE_004{"SFRAME-FRE-004", Severity::Error, kK, "FRE start offsets not strictly increasing",
-                   "Readers scan an FDE's FREs in order and take the last one at or below the PC.", "",
+                   "libsframe's sframe_find_fre and the kernel's reader scan an FDE's FREs in order and take the "
+                   "last one at or below the PC.", "",
                    "fre not sorted",
                    "A generated version 2 AMD64 .sframe of three 24-byte functions in a linked file whose second "
                    "FDE's FREs start at 0, 1, 1, 20."};
@@ -252,7 +253,8 @@ const Rule FRE_005{"SFRAME-FRE-005", Severity::Error, kBoth, "FRE starts past th
                    "A generated version 2 AMD64 .sframe of three 24-byte functions in a linked file whose second "
                    "FDE's last FRE starts at 30, past the 24-byte function."};
 const Rule FRE_006{"SFRAME-FRE-006", Severity::Warning, kLint, "first FRE does not start at 0",
-                   "PCs before the first FRE have no rule: lookups there fail.", "", "",
+                   "libsframe's sframe_find_fre finds no FRE for a PC below the first FRE's start. PCs before the "
+                   "first FRE have no rule: lookups there fail.", "", "",
                    "A generated version 2 AMD64 .sframe of three 24-byte functions in a linked file whose second "
                    "FDE's first FRE starts at 1 (and the second at 2)."};
 const Rule FRE_007{"SFRAME-FRE-007", Severity::Error, kLint, "PC-mask FRE starts beyond its block",
