@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "btf/artifact_check.h"
 #include "btf/btf_rules.h"
@@ -82,6 +85,48 @@ TEST(BtfRuleTable, EveryRuleHasACase) {
   for (const Rule* r : btf::rules::table()) EXPECT_TRUE(covered.count(r->id)) << r->id << " has no test case";
   EXPECT_EQ(covered.size(), btf_rule_cases().size()) << "two cases for one rule";
   for (auto id : covered) EXPECT_NE(find_rule(id), nullptr) << "case for unknown rule " << id;
+}
+
+// The strings of a blob's string section, when its 24- or 32-byte header
+// can be read; empty otherwise.
+std::set<std::string> blob_strings(const Blob& b) {
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+  };
+  std::set<std::string> out;
+  if (b.size() < 24 || b[0] != 0x9f || b[1] != 0xeb) return out;
+  const uint64_t hdr = u32(4), off = hdr + uint64_t(u32(16)), len = u32(20);
+  if (hdr < 24 || off + len > b.size()) return out;
+  std::string s;
+  for (uint64_t i = off; i < off + len; ++i)
+    if (b[i]) s += static_cast<char>(b[i]);
+    else if (!s.empty()) out.insert(std::exchange(s, ""));
+  return out;
+}
+
+// A rule's documented trigger (docs/rules/) names what its case builds:
+// every printable name of two to 32 characters in the trigger's strings and
+// not in its twin's (what the case adds or renames) appears in the trigger
+// text.
+TEST(BtfRuleTable, TriggerNamesWhatItsCaseBuilds) {
+  size_t named = 0;
+  for (const RuleCase& c : btf_rule_cases()) {
+    if (c.is_large || c.elf) continue;
+    const Rule* rule = find_rule(c.rule);
+    ASSERT_NE(rule, nullptr) << c.rule;
+    ASSERT_FALSE(rule->trigger.empty()) << c.rule;
+    const std::set<std::string> twin = blob_strings(c.make(true));
+    for (const std::string& name : blob_strings(c.make(false))) {
+      if (twin.count(name) || name.size() < 2 || name.size() > 32) continue;
+      if (!std::all_of(name.begin(), name.end(), [](char ch) { return ch > ' ' && ch < 127; })) continue;
+      ++named;
+      EXPECT_NE(rule->trigger.find(name), std::string_view::npos)
+          << c.rule << ": the case builds '" << name << "', the trigger says: " << rule->trigger;
+    }
+  }
+  EXPECT_GT(named, 5u);
 }
 
 TEST(BtfRuleTable, IdsAreUniqueAndDocumented) {

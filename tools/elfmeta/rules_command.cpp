@@ -87,6 +87,7 @@ int run_explain(Args args) {
   if (!r->since.empty()) std::cout << "  since:      " << r->since << "\n";
   if (!r->kernel_log.empty()) std::cout << "  kernel log: \"" << r->kernel_log << "\"\n";
   if (!r->explanation.empty()) std::cout << "\n" << r->explanation << "\n";
+  if (!r->trigger.empty()) std::cout << "\nMinimal trigger: " << r->trigger << "\n";
   return 0;
 }
 

@@ -39,6 +39,9 @@ struct Rule {
   std::string_view explanation;  // why it matters, what to do
   std::string_view since;        // first kernel/tool release with the behaviour
   std::string_view kernel_log;   // kernel verifier log fragment, "" if none
+  // The smallest input that breaks the rule, in words: what its rule case
+  // (tests/*/…rule_cases…) builds, e.g. "STRUCT s size 4 { int a at bit 32 }".
+  std::string_view trigger;
 };
 
 // All rules of all formats, in table order.

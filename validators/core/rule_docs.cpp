@@ -19,6 +19,13 @@ std::string rule_doc_page(const Rule& r) {
   if (!r.kernel_log.empty()) s += "| Kernel log | `" + std::string(r.kernel_log) + "` |\n";
   s += "\n";
   if (!r.explanation.empty()) s += std::string(r.explanation) + "\n\n";
+  if (!r.trigger.empty()) {
+    // The input of the rule's case in tests/, which must trigger exactly
+    // this rule while its valid twin triggers nothing.
+    s += "## Minimal trigger\n\n" + std::string(r.trigger) + "\n\n";
+    if (r.trigger.find("[1]") != std::string_view::npos)
+      s += "Type [1] is `int` (INT, 4 bytes, signed); member offsets are in bits.\n\n";
+  }
   if (r.id.starts_with("BTF-"))
     s += "Consumers: `bpf-load` is `bpf(BPF_BTF_LOAD)`, the full kernel verifier; `module-load` is the "
          "kernel's parse of vmlinux and module BTF, which skips the reference pass; `libbpf` is libbpf's "

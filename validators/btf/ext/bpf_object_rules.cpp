@@ -15,7 +15,8 @@ const Rule XC_SYM_009{"XC-SYM-009", Severity::Warning, kNoConsumer,
                       "linkage 0 a local one; absolute percpu symbols (x86-64 kallsyms before 6.15, all "
                       "'A') do not tell their binding and are not compared. FUNC linkage in vmlinux is "
                       "always 0 and not compared.",
-                      "", ""};
+                      "", "",
+                      "clang's BPF object of progs.c whose static FUNC bump is given global linkage."};
 const Rule XC_SYM_011{"XC-SYM-011", Severity::Error, kBpfObject | kLibbpf,
                       "a DATASEC or VAR of a BPF object does not match its ELF section or symbol",
                       "libbpf fixes the object's DATASECs before loading: a DATASEC of size 0 takes the "
@@ -26,7 +27,9 @@ const Rule XC_SYM_011{"XC-SYM-011", Severity::Error, kBpfObject | kLibbpf,
                       "static VAR whose offset is not its symbol's value, a non-zero DATASEC size that is "
                       "not the section's, or a static VAR of linkage other than 0 are warnings (libbpf "
                       "keeps them, and the data is then described at the wrong place).",
-                      "libbpf", ""};
+                      "libbpf", "",
+                      "clang's BPF object of progs.c whose VAR global_counter (in .data) is renamed threshold, a "
+                      "symbol of .rodata."};
 const Rule XC_CONV_006{"XC-CONV-006", Severity::Note, kNoConsumer,
                        "BPF object BTF in its pre-fix-up form, judged as BPF_BTF_LOAD would load it raw",
                        "clang leaves DATASEC sizes and VAR offsets 0 and gives extern VARs and FUNCs "
@@ -34,7 +37,9 @@ const Rule XC_CONV_006{"XC-CONV-006", Severity::Note, kNoConsumer,
                        "object BTF, illegal kernel-load BTF: under bpf-load the kernel's findings are "
                        "reported as they are; check with --consumer bpf-object to judge the BTF libbpf "
                        "would load.",
-                       "", ""};
+                       "", "",
+                       "clang's BPF object of progs.c as written, before libbpf's fix-up: its DATASECs have size 0 "
+                       "and its VARs offset 0."};
 
 namespace {
 constexpr const Rule* kTable[] = {&XC_SYM_009, &XC_SYM_011, &XC_CONV_006};

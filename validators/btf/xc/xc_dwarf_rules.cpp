@@ -25,7 +25,8 @@ const Rule DW_001{"XC-DW-001", Severity::Warning, kNoConsumer,
                   "the encoder (pahole) misread the DWARF or the BTF was rewritten afterwards: BPF "
                   "programs relocated against this BTF (CO-RE) read the wrong bytes."
                   ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.16 (btfdiff)", ""};
+                  "pahole 1.16 (btfdiff)", "",
+                  "gcc's object of layouts.c with pahole's BTF, STRUCT packed's size raised by 1 in the BTF."};
 const Rule DW_002{"XC-DW-002", Severity::Warning, kNoConsumer, "enum differs from its DWARF description",
                   "An ENUM or ENUM64 must have the DWARF enumeration's byte size, its enumerators in order "
                   "with the same names and values, and a kind_flag (signed) that matches the signedness of "
@@ -33,7 +34,9 @@ const Rule DW_002{"XC-DW-002", Severity::Warning, kNoConsumer, "enum differs fro
                   "is given). Anonymous enums are found by their first enumerator. Values are compared at "
                   "the width BTF stores: 32 bits for ENUM, 64 for ENUM64; a value that does not fit is a "
                   "mismatch." ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.24 (signedness, ENUM64)", ""};
+                  "pahole 1.24 (signedness, ENUM64)", "",
+                  "gcc's object of layouts.c with pahole's BTF, enum small_signed's enumerator ONE changed from 1 "
+                  "to 2 in the BTF."};
 const Rule DW_003{"XC-DW-003", Severity::Warning, kNoConsumer,
                   "array dimensions differ from the DWARF description",
                   "BTF writes a multi-dimensional array as nested ARRAYs or, as pahole does, as one ARRAY "
@@ -42,7 +45,9 @@ const Rule DW_003{"XC-DW-003", Severity::Warning, kNoConsumer,
                   "must have nelems 0. Reported for the type that holds the array (a struct member, a "
                   "typedef target, a parameter, a variable) when the types agree except for the counts."
                   ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.16 (btfdiff --flat_arrays)", ""};
+                  "pahole 1.16 (btfdiff --flat_arrays)", "",
+                  "gcc's object of layouts.c with pahole's BTF, struct matrices' int[3][4][5] (flattened to 60 "
+                  "elements) given 59."};
 const Rule DW_004{"XC-DW-004", Severity::Warning, kNoConsumer,
                   "function prototype differs from the DWARF subprogram",
                   "A FUNC's FUNC_PROTO must have the DWARF subprogram's return type, parameter count, "
@@ -52,12 +57,16 @@ const Rule DW_004{"XC-DW-004", Severity::Warning, kNoConsumer,
                   "calling convention (DW_AT_calling_convention DW_CC_nocall: the compiler changed their "
                   "ABI) are not compared here; their FUNC is reported under XC-SYM-004."
                   ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.16", ""};
+                  "pahole 1.16", "",
+                  "gcc's object of layouts.c with pahole's BTF, sum_flex's parameter n (size_t) given type long "
+                  "int."};
 const Rule DW_005{"XC-DW-005", Severity::Warning, kNoConsumer, "variable type differs from the DWARF variable",
                   "A VAR (pahole encodes the per-CPU variables of .data..percpu) must have the type of the "
                   "DWARF variable definition of the same name in a compile unit's scope."
                   ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.18 (per-CPU VARs)", ""};
+                  "pahole 1.18 (per-CPU VARs)", "",
+                  "gcc's object of other.c with pahole's BTF, percpu VAR pcpu_counters given the type STRUCT "
+                  "local_only."};
 const Rule DW_006{"XC-DW-006", Severity::Warning, kNoConsumer,
                   "type tags differ from the DWARF btf_type_tag annotations",
                   "A pointer whose DWARF carries btf_type_tag annotations (clang's "
@@ -65,7 +74,9 @@ const Rule DW_006{"XC-DW-006", Severity::Warning, kNoConsumer,
                   "TYPE_TAGs with the same tags, directly under the PTR (BTF-REF-008); the verifier "
                   "relies on them to tell user from kernel memory. Reported when two types agree except "
                   "for their tags." ELFMETA_XC_DW_TOLERANCES,
-                  "pahole 1.23", ""};
+                  "pahole 1.23", "",
+                  "clang's object of type_tags.c with pahole's BTF, member up (int __user *) pointing at int past "
+                  "its TYPE_TAG user."};
 
 #undef ELFMETA_XC_DW_TOLERANCES
 
