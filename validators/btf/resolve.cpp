@@ -7,6 +7,7 @@
 #include "btf/btf_rules.h"
 #include "btf/kind_mask.h"
 #include "btf/names.h"
+#include "btf/resolve_reference.h"
 #include "core/second_core.h"
 #include "core/text.h"
 
@@ -1120,8 +1121,12 @@ void Resolver::share_func_loop(SharedFuncLoop& s) {
 
 void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
                    bool shortcuts, SharedFuncLoop* shared) {
+  if (!shortcuts) {
+    if (shared) post(shared->started, 1);  // no chunks: the loop is not shared
+    resolve_types_reference(btf, base_state, state, findings);
+    return;
+  }
   state.base = base_state;
-  if (shared && !shortcuts) post(shared->started, 1);  // no chunks: the loop is not shared
   Resolver(btf, state, findings, shortcuts, shared).run();
 }
 
