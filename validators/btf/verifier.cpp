@@ -112,8 +112,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   CheckedBtf out;
   // libbpf's verdict first; the kernel's findings follow as warnings.
   if (options.consumer == kLibbpf) check_libbpf(data, base ? base->btf.get() : nullptr, options.libbpf, f);
-  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order, options.concurrent,
-                             options.concurrent_always};
+  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
     f.finish();
