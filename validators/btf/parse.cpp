@@ -99,6 +99,10 @@ std::optional<Btf> parse(std::span<const uint8_t> data, const ParseOptions& opti
   return Parser(data, options, findings).run();
 }
 
+// btf_parse() (kernel/bpf/btf.c), up to the type records: the blob's
+// size, its byte order, btf_parse_hdr(), btf_check_sec_info(),
+// btf_parse_str_sec(), then the walk of btf_check_all_metas(). Reports
+// BTF-HDR-016, and what the steps report.
 std::optional<Btf> Parser::run() {
   if (data_.size() > kMaxUserBlobSize)
     f_.at_offset(rules::HDR_016, 0,
@@ -134,6 +138,9 @@ std::optional<Btf> Parser::run() {
   return std::move(btf_);
 }
 
+// btf_parse_hdr(): the header's length, magic, version, flags, and the
+// bytes past the fields the target kernel knows. Reports BTF-HDR-001..007,
+// BTF-LAYOUT-003.
 bool Parser::read_header() {
   const size_t n = data_.size();
   if (n < 8) {
@@ -202,6 +209,8 @@ bool Parser::read_header() {
   return true;
 }
 
+// btf_check_sec_info(): the sections lie inside the blob, in order,
+// without gaps or overlap. Reports BTF-HDR-008..012.
 bool Parser::check_section_tiling() {
   const Header& h = btf_.hdr_;
   struct Sec {
@@ -258,6 +267,8 @@ bool Parser::check_section_tiling() {
   return true;
 }
 
+// No kernel counterpart: how producers lay sections out.
+// Reports BTF-HDR-017.
 void Parser::check_producer_layout() {
   const Header& h = btf_.hdr_;
   if (h.stored_hdr_len != kHeaderSize && h.stored_hdr_len != kLayoutHeaderSize)
@@ -273,6 +284,7 @@ void Parser::check_producer_layout() {
                      ": producers write type_off 0 and str_off = type_len");
 }
 
+// btf_parse_str_sec(). Reports BTF-HDR-013, BTF-STR-001..004.
 void Parser::check_strings() {
   const Header& h = btf_.hdr_;
   const uint64_t start = uint64_t(h.hdr_len) + h.str_off;
@@ -316,6 +328,8 @@ void Parser::check_layout_section() {
                  "layout_len " + std::to_string(h.layout_len) + " is not a whole number of 4-byte entries");
 }
 
+// btf_parse_type_sec()'s checks of the section itself (alignment,
+// empty). Reports BTF-HDR-014, BTF-HDR-015.
 void Parser::check_type_section_placement() {
   const Header& h = btf_.hdr_;
   btf_.types_begin_ = data_.data() + h.hdr_len + h.type_off;

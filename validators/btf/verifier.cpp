@@ -22,7 +22,10 @@ void flag_failed_resolutions(const Btf& btf, const ResolveState& state, Findings
 }
 
 // The kernel's passes one after the other, each skipping the types earlier
-// ones found broken.
+// ones found broken: btf_parse()'s order for BPF_BTF_LOAD (btf_check_all_metas,
+// btf_check_all_types, btf_check_type_tags, btf_parse_struct_metas and the
+// field checks), btf_parse_base()/btf_parse_module()'s for kernel BTF (the
+// metas and the type-tag pass; the resolve pass follows as advice).
 void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
                         CheckedBtf& out, bool records_done) {
   if (!records_done) check_records(btf, f, options.shortcuts);
