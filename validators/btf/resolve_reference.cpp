@@ -157,6 +157,7 @@ class ReferenceResolver {
   uint32_t last_push_ = 0;  // the id the last env_stack_push() was for, for the loop/depth findings
 };
 
+// "12 STRUCT 'name'", for messages. Reports nothing.
 std::string ReferenceResolver::describe(uint32_t id) const {
   if (id == 0) return "void";
   const TypeRef t = btf_.type(id);
@@ -180,10 +181,11 @@ bool ReferenceResolver::invalid_type_id(uint32_t from, uint32_t ref, const std::
 }
 
 // env_type_is_resolved(): RESOLVED (or, elfmeta, Poisoned: done either way);
-// base types are.
+// base types are. Reports nothing.
 bool ReferenceResolver::env_type_is_resolved(uint32_t id) const { return visit_state(id) >= Visit::Resolved; }
 
 // env_type_is_resolve_sink(): where the walk stops in the current mode.
+// Reports nothing.
 bool ReferenceResolver::env_type_is_resolve_sink(uint32_t next_kind) const {
   switch (resolve_mode_) {
     case ResolveMode::RESOLVE_TBD: return !btf_type_needs_resolve(next_kind);
@@ -196,7 +198,7 @@ bool ReferenceResolver::env_type_is_resolve_sink(uint32_t next_kind) const {
 
 // env_stack_push(): E2BIG past 32 frames, EEXIST for a type that is not
 // NOT_VISITED (on the stack: a loop) or is not this blob's; the first pointer
-// or struct/array pushed sets the mode.
+// or struct/array pushed sets the mode. Reports nothing (btf_resolve() does).
 Err ReferenceResolver::env_stack_push(uint32_t id) {
   last_push_ = id;
   if (top_stack_ == kMaxResolveDepth) return Err::E2big;
@@ -214,7 +216,8 @@ Err ReferenceResolver::env_stack_push(uint32_t id) {
 }
 
 // env_stack_pop_resolved(): the top type is RESOLVED to `resolved_type_id`
-// (past typedefs and qualifiers) of `resolved_size` bytes (arrays).
+// (past typedefs and qualifiers) of `resolved_size` bytes (arrays). Reports
+// nothing.
 void ReferenceResolver::env_stack_pop_resolved(uint32_t resolved_type_id, uint32_t resolved_size) {
   const uint32_t id = stack_[--top_stack_].type_id;
   st_.ids[local(id)] = resolved_type_id;
@@ -223,7 +226,8 @@ void ReferenceResolver::env_stack_pop_resolved(uint32_t resolved_type_id, uint32
 }
 
 // btf_type_id_size(): the type and size an id stands for, looking through a
-// resolved typedef, qualifier or VAR once; nullopt without a size.
+// resolved typedef, qualifier or VAR once; nullopt without a size. Reports
+// nothing.
 std::optional<SizedType> ReferenceResolver::btf_type_id_size(uint32_t id) const {
   if (!exists(id)) return std::nullopt;
   uint32_t size_type_id = id;
@@ -249,7 +253,7 @@ std::optional<SizedType> ReferenceResolver::btf_type_id_size(uint32_t id) const 
   return SizedType{size_type, size_type_id, size};
 }
 
-// btf_type_id_resolve(): the id a resolved type stands for.
+// btf_type_id_resolve(): the id a resolved type stands for. Reports nothing.
 uint32_t ReferenceResolver::btf_type_id_resolve(uint32_t id) const { return btf_resolved_type_id(id); }
 
 // btf_resolve(): resolves `type_id` depth first with an explicit stack.
@@ -276,7 +280,7 @@ bool ReferenceResolver::btf_resolve(uint32_t type_id) {
   return false;
 }
 
-// btf_type_ops(v->t)->resolve(env, v).
+// btf_type_ops(v->t)->resolve(env, v). Reports what the callback reports.
 Err ReferenceResolver::resolve(const ResolveVertex& v) {
   switch (kind(v.type_id)) {
     case kTypedef:
@@ -644,6 +648,7 @@ void ReferenceResolver::btf_func_proto_check(uint32_t proto_id) {
 
 // --- member checks
 
+// btf_verifier_log_member(): `rule` about member `index` of `struct_id`.
 Err ReferenceResolver::member_fails(const Rule& rule, uint32_t struct_id, uint32_t index, const Member& member,
                                     const std::string& message) {
   f_.at_type(rule, struct_id, "member " + std::to_string(index) + " (" + describe(member.type) + ") " + message,
@@ -651,6 +656,7 @@ Err ReferenceResolver::member_fails(const Rule& rule, uint32_t struct_id, uint32
   return Err::Einval;
 }
 
+// "Member exceeds struct_size". Reports BTF-AGG-010.
 Err ReferenceResolver::member_exceeds_struct_size(uint32_t struct_id, uint32_t index, const Member& member) {
   return member_fails(rules::AGG_010, struct_id, index, member,
                       "ends past the " + std::to_string(btf_.type(struct_id).size()) + "-byte size");
