@@ -1,8 +1,10 @@
 // Raw BTF (either byte order): the whole verifier, as BPF_BTF_LOAD of the
 // newest kernel and as libbpf 1.1 sees it. The shortcuts of the record
-// screen and the reference pass must not change a finding or the resolve
-// state: a check without them aborts on any difference. Nor may the check
-// on two cores, which large blobs get: every blob is also checked so.
+// screen and the fast resolver (resolve.cpp) must not change a finding or
+// the resolve state: a check without them (every record's checks, and the
+// reference resolver of resolve_reference.cpp) aborts on any difference.
+// Nor may the check on two cores, which large blobs get: every blob is also
+// checked so.
 #include <cstdio>
 #include <cstdlib>
 
@@ -18,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.concurrent = false;
   const fuzz::ShortcutComparison c = fuzz::compare_shortcuts({data, size}, options);
   if (!c.difference.empty()) {
-    std::fprintf(stderr, "the shortcuts change the check: %s\n", c.difference.c_str());
+    std::fprintf(stderr, "the shortcuts or the fast resolver change the check: %s\n", c.difference.c_str());
     std::abort();
   }
   if (const std::string d = fuzz::compare_concurrency({data, size}, options); !d.empty()) {

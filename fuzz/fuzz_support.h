@@ -41,9 +41,11 @@ void check_sframe_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 // BTF cross-checks on synth::xc_image() with those symbols.
 void check_xc_input(const uint8_t* data, size_t size, DiagnosticSink& sink);
 
-// A check of a BTF blob with the shortcuts (the record screen and the
-// reference pass's short ways) and one without, which must agree: fuzz_btf
-// aborts and the shortcut tests fail when they do not.
+// A check of a BTF blob with the shortcuts (the record screen and the fast
+// resolver, resolve.cpp) and one without (every record's checks, and the
+// reference resolver, resolve_reference.cpp), which must agree: the same
+// findings, in any order, and the same resolve state. fuzz_btf aborts and
+// the shortcut tests fail when they do not.
 struct ShortcutComparison {
   std::string findings;    // the check with the shortcuts, every diagnostic as text
   bool resolved = false;   // its reference pass ran

@@ -1,6 +1,8 @@
-// The record screen (check_records.cpp) and the resolve shortcuts
-// (resolve.cpp) skip work for records they find clean: with them and without,
-// a check must report the same findings and leave the same resolve state.
+// The record screen (check_records.cpp) and the fast resolver (resolve.cpp)
+// skip work for records they find clean: a check with them and one without
+// (every record's checks, and the reference resolver of
+// resolve_reference.cpp) must report the same findings, in any order, and
+// leave the same resolve state.
 #include <gtest/gtest.h>
 
 #include "btf/verifier.h"

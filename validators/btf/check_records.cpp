@@ -28,6 +28,10 @@ class RecordChecker {
       : btf_(btf), f_(f), kernel_(f.kernel()), max_name_(kernel_.max_name_length()),
         own_names_(reinterpret_cast<const uint8_t*>(btf.string_at(btf.string_start())), btf.header().str_len) {}
 
+  // btf_check_meta(): what every record gets, whatever its kind (a kind the
+  // target release knows, info bits it allows, a name offset inside the
+  // strings), then its kind's check_meta. Reports BTF-TYPE-002, BTF-STR-006,
+  // the gated kinds' rules (kind_supported()), and what the per-kind checks report.
   void check(uint32_t id) {
     const TypeRef t = btf_.type(id);
     id_ = id;
@@ -233,6 +237,7 @@ class RecordChecker {
     return off == 0 ? std::string("is missing") : "'" + printable(name(off)) + "' " + identifier_problem(name(off));
   }
 
+  // btf_int_check_meta(). Reports BTF-INT-001..006.
   void check_int(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::INT_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.kflag()) f_.at_type(rules::INT_002, id, "kind_flag is set", 4);
@@ -254,6 +259,8 @@ class RecordChecker {
       f_.at_type(rules::INT_006, id, "encoding " + hex(enc), 12);
   }
 
+  // btf_ref_type_check_meta(): PTR, TYPEDEF, VOLATILE, CONST, RESTRICT,
+  // TYPE_TAG. Reports BTF-REF-001..006.
   void check_reference(uint32_t id, TypeRef t) {
     const uint32_t kind = t.kind();
     if (t.vlen()) f_.at_type(rules::REF_001, id, "vlen is " + std::to_string(t.vlen()), 4);
@@ -269,6 +276,7 @@ class RecordChecker {
     }
   }
 
+  // btf_array_check_meta(). Reports BTF-ARRAY-002..004.
   void check_array(uint32_t id, TypeRef t) {
     if (t.name_off()) f_.at_type(rules::ARRAY_002, id, "ARRAY has name_off " + hex(t.name_off()));
     if (t.vlen()) f_.at_type(rules::ARRAY_002, id, "vlen is " + std::to_string(t.vlen()), 4);
@@ -279,6 +287,8 @@ class RecordChecker {
     if (index == 0 || index > kMaxTypeId) f_.at_type(rules::ARRAY_004, id, "index type " + std::to_string(index), 16);
   }
 
+  // btf_struct_check_meta(): STRUCT and UNION; the first problem of each
+  // member, as the kernel. Reports BTF-AGG-002..007, BTF-STR-007.
   void check_aggregate(uint32_t id, TypeRef t) {
     const bool is_union = t.kind() == kUnion;
     if (name_ok_ && !identifier_ok(t.name_off(), false))
@@ -314,6 +324,8 @@ class RecordChecker {
     }
   }
 
+  // btf_enum_check_meta() and btf_enum64_check_meta().
+  // Reports BTF-ENUM-002..004, BTF-STR-007.
   void check_enum(uint32_t id, TypeRef t) {
     const bool wide = t.kind() == kEnum64;
     if (t.size() > 8 || !is_pow2(t.size()))
@@ -333,6 +345,7 @@ class RecordChecker {
     }
   }
 
+  // btf_fwd_check_meta(). Reports BTF-FWD-001..003.
   void check_fwd(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::FWD_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.type()) f_.at_type(rules::FWD_002, id, "type field is " + std::to_string(t.type()), 8);
@@ -340,6 +353,7 @@ class RecordChecker {
       f_.at_type(rules::FWD_003, id, "forward declaration name " + name_problem(t.name_off()));
   }
 
+  // btf_func_check_meta(). Reports BTF-FUNC-001..003.
   void check_func(uint32_t id, TypeRef t) {
     if (name_ok_ && !identifier_ok(t.name_off(), true))
       f_.at_type(rules::FUNC_001, id, "function name " + name_problem(t.name_off()));
@@ -347,6 +361,7 @@ class RecordChecker {
     if (t.kflag()) f_.at_type(rules::FUNC_003, id, "kind_flag is set", 4);
   }
 
+  // btf_func_proto_check_meta(). Reports BTF-PROTO-002, BTF-PROTO-006.
   void check_func_proto(uint32_t id, TypeRef t) {
     if (t.name_off()) f_.at_type(rules::PROTO_002, id, "FUNC_PROTO has name_off " + hex(t.name_off()));
     if (t.kflag()) f_.at_type(rules::PROTO_002, id, "kind_flag is set", 4);
@@ -367,6 +382,7 @@ class RecordChecker {
     }
   }
 
+  // btf_var_check_meta(). Reports BTF-VAR-001..004.
   void check_var(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::VAR_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.kflag()) f_.at_type(rules::VAR_001, id, "kind_flag is set", 4);
@@ -377,6 +393,8 @@ class RecordChecker {
     if (linkage > 1) f_.at_type(rules::VAR_004, id, "linkage is " + std::to_string(linkage), 12);
   }
 
+  // btf_datasec_check_meta(). Reports BTF-DATASEC-002, -003, -006..009,
+  // and through check_section_name() BTF-DATASEC-004, -005.
   void check_datasec(uint32_t id, TypeRef t) {
     const uint32_t size = t.size();
     if (size == 0) f_.at_type(rules::DATASEC_002, id, "size is 0", 8);
@@ -414,6 +432,8 @@ class RecordChecker {
     }
   }
 
+  // A DATASEC's name, as btf_datasec_check_meta() checks it
+  // (btf_name_valid_section()). Reports BTF-DATASEC-004, BTF-DATASEC-005.
   void check_section_name(uint32_t id, uint32_t off) {
     if (!kernel_.has(Gate::kNameValidation)) return;
     // 6.9 and 6.10 looked at the bytes after the first only.
@@ -445,6 +465,7 @@ class RecordChecker {
       f_.unsupported_at_type(Gate::kLongNames, id, "section name of " + std::to_string(length) + " bytes");
   }
 
+  // btf_float_check_meta(). Reports BTF-FLOAT-001..003.
   void check_float(uint32_t id, TypeRef t) {
     if (t.vlen()) f_.at_type(rules::FLOAT_001, id, "vlen is " + std::to_string(t.vlen()), 4);
     if (t.kflag()) f_.at_type(rules::FLOAT_002, id, "kind_flag is set", 4);
@@ -452,6 +473,7 @@ class RecordChecker {
     if (s != 2 && s != 4 && s != 8 && s != 12 && s != 16) f_.at_type(rules::FLOAT_003, id, "size is " + std::to_string(s), 8);
   }
 
+  // btf_decl_tag_check_meta(). Reports BTF-DTAG-002, -003, -005.
   void check_decl_tag(uint32_t id, TypeRef t) {
     if (name_ok_ && !*name(t.name_off())) f_.at_type(rules::DTAG_002, id, "tag value is empty");
     if (t.vlen()) f_.at_type(rules::DTAG_003, id, "vlen is " + std::to_string(t.vlen()), 4);

@@ -45,6 +45,7 @@ class LibbpfModel {
   // zeroed header; older releases read the fixed offsets whatever hdr_len.
   uint32_t field(size_t off) const { return v18_ && off + 4 > hdr_len_ ? 0 : u32(off); }
 
+  // libbpf's btf_parse_hdr(). Reports BTF-LIBBPF-001..008.
   bool header() {
     if (d_.size() < kHeaderSize) {
       f_.at_offset(rules::LIBBPF_001, 0, "blob has " + std::to_string(d_.size()) + " bytes, libbpf needs 24");
@@ -112,6 +113,7 @@ class LibbpfModel {
     return true;
   }
 
+  // libbpf's btf_parse_str_sec(). Reports BTF-LIBBPF-009, BTF-LIBBPF-010.
   bool strings() {
     const uint64_t start = uint64_t(hdr_len_) + str_off_;
     if (base_ && str_len_ == 0) return true;
@@ -127,6 +129,7 @@ class LibbpfModel {
     return true;
   }
 
+  // libbpf's kind-layout section checks. Reports BTF-LIBBPF-008.
   bool layout() {
     if (layout_len_ % 4) {
       f_.at_offset(rules::LIBBPF_008, 28, "layout_len " + std::to_string(layout_len_) + " is not a multiple of 4");
@@ -160,6 +163,7 @@ class LibbpfModel {
     return kTypeRecordSize + uint64_t(info_sz) + uint64_t(vlen) * elem_sz;
   }
 
+  // libbpf's btf_parse_type_sec(). Reports BTF-LIBBPF-011, -013, -014.
   bool types() {
     const uint64_t section = uint64_t(hdr_len_) + type_off_;
     uint64_t cur = 0;
@@ -202,6 +206,7 @@ class LibbpfModel {
     return v17_ ? uint64_t(base_->string_start()) + base_->header().str_len : base_->header().str_len;
   }
 
+  // libbpf's btf_sanity_check(). Reports BTF-LIBBPF-015..017.
   void sanity() {
     const uint64_t section = uint64_t(hdr_len_) + type_off_;
     const uint64_t str_start = start_str_off();

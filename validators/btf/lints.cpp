@@ -51,6 +51,8 @@ class Linter {
                  at);
   }
 
+  // No kernel counterpart: INTs the kernel accepts but no producer should
+  // emit. Reports BTF-INT-008, BTF-INT-009.
   void lint_int(uint32_t id, TypeRef t) {
     const uint32_t data = t.payload(0), bits = int_bits(data), enc = int_encoding(data), size = t.size();
     const bool size_ok = size == 1 || size == 2 || size == 4 || size == 8 || size == 16;
@@ -64,6 +66,7 @@ class Linter {
       f_.at_type(rules::INT_009, id, std::string(is_bool ? "BOOL" : "CHAR") + " of " + std::to_string(size) + " bytes", 12);
   }
 
+  // No kernel counterpart. Reports BTF-AGG-017.
   void lint_aggregate(uint32_t id, TypeRef t) {
     bool has_bitfield = false;
     for (uint32_t i = 0; i < t.vlen(); ++i) {
@@ -74,6 +77,7 @@ class Linter {
     if (t.kflag() && !has_bitfield) f_.at_type(rules::AGG_017, id, "kind_flag is set but no member is a bitfield", 4);
   }
 
+  // No kernel counterpart. Reports BTF-ENUM-007, BTF-ENUM-008.
   void lint_enum(uint32_t id, TypeRef t) {
     const bool wide = t.kind() == kEnum64, is_signed = t.kflag();
     const uint32_t size = t.size();
@@ -104,6 +108,7 @@ class Linter {
     }
   }
 
+  // No kernel counterpart. Reports BTF-DATASEC-013, BTF-DATASEC-015.
   void lint_datasec(uint32_t id, TypeRef t) {
     if (t.name_off() && btf_.name_offset_valid(t.name_off())) {
       auto [it, inserted] = datasec_names_.emplace(btf_.name_of(t.name_off()), id);
@@ -122,6 +127,7 @@ class Linter {
     }
   }
 
+  // No kernel counterpart. Reports BTF-STR-011.
   void lint_tag_value(uint32_t id, TypeRef t) {
     if (!btf_.name_offset_valid(t.name_off())) return;
     for (unsigned char c : btf_.name_of(t.name_off()))

@@ -2,28 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <vector>
 
 #include "btf/btf_rules.h"
-#include "core/second_core.h"
 #include "core/text.h"
 
 namespace elfmeta::btf {
-
-namespace {
-
-// Records read from a guessed offset, without findings: the chain of
-// offsets that the bytes there would be records at, up to the first that
-// cannot be one or that starts past the guess's part of the section.
-struct GuessedRecords {
-  RecordHeads heads;
-  std::vector<uint8_t> kinds;
-  uint32_t end = 0;  // where the chain stopped
-};
-
-}  // namespace
 
 class Parser {
  public:
@@ -39,12 +24,8 @@ class Parser {
   void check_strings();
   void check_layout_section();
   void check_type_section_placement();
-  void walk_types();
-  bool walk_records(uint32_t& cur, uint32_t& id, uint32_t until);
-  bool walked_to(uint32_t cur, uint32_t& id, size_t before, uint32_t until);
+  void btf_check_all_metas();
   void report_unsized(uint32_t cur, uint32_t id);
-  bool walk_in_runs(uint32_t& cur, uint32_t& id);
-  size_t meet_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g, GuessedRecords& stepped, bool& sized);
 
   uint32_t u32_at(size_t off) const {
     uint32_t v;
@@ -118,6 +99,10 @@ std::optional<Btf> parse(std::span<const uint8_t> data, const ParseOptions& opti
   return Parser(data, options, findings).run();
 }
 
+// btf_parse() (kernel/bpf/btf.c), up to the type records: the blob's
+// size, its byte order, btf_parse_hdr(), btf_check_sec_info(),
+// btf_parse_str_sec(), then the walk of btf_check_all_metas(). Reports
+// BTF-HDR-016, and what the steps report.
 std::optional<Btf> Parser::run() {
   if (data_.size() > kMaxUserBlobSize)
     f_.at_offset(rules::HDR_016, 0,
@@ -146,13 +131,16 @@ std::optional<Btf> Parser::run() {
   check_type_section_placement();
   if (!f_.findings()) check_producer_layout();
   if (btf_.strings_usable_) {
-    walk_types();
+    btf_check_all_metas();
   } else {
     f_.note("string section unusable: type records were not checked");
   }
   return std::move(btf_);
 }
 
+// btf_parse_hdr(): the header's length, magic, version, flags, and the
+// bytes past the fields the target kernel knows. Reports BTF-HDR-001..007,
+// BTF-LAYOUT-003.
 bool Parser::read_header() {
   const size_t n = data_.size();
   if (n < 8) {
@@ -221,6 +209,8 @@ bool Parser::read_header() {
   return true;
 }
 
+// btf_check_sec_info(): the sections lie inside the blob, in order,
+// without gaps or overlap. Reports BTF-HDR-008..012.
 bool Parser::check_section_tiling() {
   const Header& h = btf_.hdr_;
   struct Sec {
@@ -277,6 +267,8 @@ bool Parser::check_section_tiling() {
   return true;
 }
 
+// No kernel counterpart: how producers lay sections out.
+// Reports BTF-HDR-017.
 void Parser::check_producer_layout() {
   const Header& h = btf_.hdr_;
   if (h.stored_hdr_len != kHeaderSize && h.stored_hdr_len != kLayoutHeaderSize)
@@ -292,6 +284,7 @@ void Parser::check_producer_layout() {
                      ": producers write type_off 0 and str_off = type_len");
 }
 
+// btf_parse_str_sec(). Reports BTF-HDR-013, BTF-STR-001..004.
 void Parser::check_strings() {
   const Header& h = btf_.hdr_;
   const uint64_t start = uint64_t(h.hdr_len) + h.str_off;
@@ -335,6 +328,8 @@ void Parser::check_layout_section() {
                  "layout_len " + std::to_string(h.layout_len) + " is not a whole number of 4-byte entries");
 }
 
+// btf_parse_type_sec()'s checks of the section itself (alignment,
+// empty). Reports BTF-HDR-014, BTF-HDR-015.
 void Parser::check_type_section_placement() {
   const Header& h = btf_.hdr_;
   btf_.types_begin_ = data_.data() + h.hdr_len + h.type_off;
@@ -381,80 +376,34 @@ constexpr std::array<PayloadShape, 128> kPayloadShapes = payload_shapes();
   return head;
 }
 
-// Kinds are gathered on the stack and appended this many at a time: a kind
-// is a byte, a byte store may alias the vectors' own pointers, and these
-// would then be reloaded and stored at every record.
-constexpr size_t kKindBatch = 256;
-
-// Room in `heads` for every record that can start in [cur, until), each at
-// least a record head long; returns where the first goes. The walks write
-// through a pointer they keep in a register: push_back() would load and
-// store the vector's end at every record. heads_done() gives back the rest.
-RecordHead* heads_room(RecordHeads& heads, uint32_t cur, uint32_t until) {
-  const size_t at = heads.size();
-  heads.resize(at + (cur < until ? (until - cur) / kTypeRecordSize + 1 : 0));
-  return heads.data() + at;
-}
-void heads_done(RecordHeads& heads, const RecordHead* end) { heads.resize(static_cast<size_t>(end - heads.data())); }
-
-// Appends the heads and kinds of the records from `cur` on, until one starts
-// at or after `until` or none fits; returns where it stopped.
-[[gnu::always_inline]] inline uint32_t append_records(const uint8_t* begin, uint32_t len, uint32_t cur, uint32_t until,
-                                                     RecordHeads& heads, std::vector<uint8_t>& kinds) {
-  uint8_t batch[kKindBatch];
-  size_t n = 0;
-  RecordHead* out = heads_room(heads, cur, until);
-  while (cur < until) {
-    const uint32_t size = record_size(begin, len, cur);
-    if (!size) break;
-    const RecordHead head = head_at(begin, cur);
-    *out++ = head;
-    batch[n++] = static_cast<uint8_t>(info_kind(head.info));
-    if (n == kKindBatch) {
-      kinds.insert(kinds.end(), batch, batch + n);
-      n = 0;
-    }
-    cur += size;
-  }
-  kinds.insert(kinds.end(), batch, batch + n);
-  heads_done(heads, out);
-  return cur;
-}
-
-// Below this many bytes of records a second thread costs more than it saves.
-constexpr uint32_t kTwoThreadWalkFrom = 256 * 1024;
-// The runs of a two-thread walk, half on each thread.
-constexpr size_t kRuns = 8;
-
 }  // namespace
 
-// The records of the type section, each sized by its kind and vlen.
-void Parser::walk_types() {
+// btf_check_all_metas() (kernel/bpf/btf.c), its walk: from the start of the
+// type section, record after record, each sized by its kind and vlen as
+// btf_check_meta() sizes it (the per-kind checks of the "meta" phase are
+// check_records.cpp's), until the section's end or a record that does not
+// fit. One pass over the bytes, bounded by type_len: every record is at
+// least 12 bytes. Reports BTF-TYPE-001, BTF-TYPE-003, BTF-TYPE-004 (through
+// report_unsized()).
+void Parser::btf_check_all_metas() {
+  const uint8_t* begin = btf_.types_begin_;
   const uint32_t len = btf_.hdr_.type_len;
-  btf_.heads_.reserve(len / kTypeRecordSize + 1);  // the most records that fit: see heads_room()
-  btf_.kinds_.reserve(len / 16);
-  uint32_t cur = 0;
+  btf_.heads_.reserve(len / kTypeRecordSize + 1);  // the most records that fit
+  btf_.kinds_.reserve(len / kTypeRecordSize + 1);
   uint32_t id = btf_.first_id_;
-  const bool two_threads = options_.concurrent && (len >= kTwoThreadWalkFrom || options_.concurrent_always);
-  btf_.types_complete_ = two_threads ? walk_in_runs(cur, id) : walk_records(cur, id, len);
-}
-
-// From `cur` on, until a record starts at or after `until` (true) or one is
-// malformed (a finding, false; `cur` is left before it).
-bool Parser::walk_records(uint32_t& cur, uint32_t& id, uint32_t until) {
-  const size_t before = btf_.heads_.size();
-  cur = append_records(btf_.types_begin_, btf_.hdr_.type_len, cur, until, btf_.heads_, btf_.kinds_);
-  return walked_to(cur, id, before, until);
-}
-
-// After a walk appended records from index `before` on and stopped at
-// `cur`: counts them into `id`; false, with the finding, when it stopped
-// short of `until`.
-bool Parser::walked_to(uint32_t cur, uint32_t& id, size_t before, uint32_t until) {
-  id += static_cast<uint32_t>(btf_.heads_.size() - before);
-  if (cur >= until) return true;
-  report_unsized(cur, id);
-  return false;
+  for (uint32_t cur = 0; cur < len; ++id) {
+    const uint32_t size = record_size(begin, len, cur);
+    if (size == 0) {
+      report_unsized(cur, id);
+      btf_.types_complete_ = false;
+      return;
+    }
+    const RecordHead head = head_at(begin, cur);
+    btf_.heads_.push_back(head);
+    btf_.kinds_.push_back(static_cast<uint8_t>(info_kind(head.info)));
+    cur += size;
+  }
+  btf_.types_complete_ = true;
 }
 
 // Why no record fits at `cur` (record_size() returned 0).
@@ -476,274 +425,6 @@ void Parser::report_unsized(uint32_t cur, uint32_t id) {
   f_.at_offset(rules::TYPE_004, at,
                "type " + std::to_string(id) + " " + std::string(kind_name(kind)) + ": needs " + std::to_string(payload) +
                    " bytes after its common part, " + std::to_string(left - kTypeRecordSize) + " left");
-}
-
-namespace {
-
-// Record sizes are multiples of 4, so the records start at multiples of 4.
-// A chain started from the wrong word soon meets a word that is no record
-// header, or runs into the true chain: the first word from `from` on whose
-// chain runs for kSettled records (or to `until`); `until` when none does.
-uint32_t settled_start(const uint8_t* begin, uint32_t len, uint32_t from, uint32_t until) {
-  constexpr uint32_t kSettled = 64, kTries = 1024;
-  for (uint32_t start = from, tries = 0; start < until && tries < kTries; start += 4, ++tries) {
-    uint32_t cur = start, records = 0;
-    for (uint32_t size; records < kSettled && cur < until && (size = record_size(begin, len, cur)); cur += size) ++records;
-    if (records == kSettled || cur >= until) return start;
-  }
-  return until;
-}
-
-// The guesses of one thread's runs, and the records its walk stepped
-// through before meeting each, kept from one walk to the next by each
-// thread: a walk that appends records to memory the other core wrote last
-// (malloc hands back what the other thread freed) runs at less than half
-// speed, in about one process in three.
-struct RunsOfAThread {
-  std::array<GuessedRecords, kRuns / 2> guesses, stepped;
-};
-RunsOfAThread& runs_of_this_thread() {
-  thread_local RunsOfAThread runs;
-  for (auto* list : {&runs.guesses, &runs.stepped})
-    for (GuessedRecords& g : *list) {
-      g.heads.clear();
-      g.kinds.clear();
-      g.end = 0;
-    }
-  return runs;
-}
-
-// A guess: the records of the settled chain from `from` on, up to `until`.
-void start_guess(const uint8_t* begin, uint32_t len, uint32_t from, uint32_t until, GuessedRecords& g) {
-  g.end = settled_start(begin, len, from, until);
-  g.heads.reserve((until - from) / 16);
-  g.kinds.reserve((until - from) / 16);
-}
-
-// Several chains in one loop. Sizing a record waits for the load of its
-// head, which waits for the size before it, so one chain leaves the core
-// mostly idle; on a vmlinux one thread walks its records 1.3x as fast with
-// two chains as with one, 2.1x with four.
-struct Chain {
-  uint32_t* cur;
-  uint32_t until;
-  RecordHeads* heads;
-  std::vector<uint8_t>* kinds;
-};
-// The loops over the chains unrolled, so that each chain's offset stays in a
-// register.
-#define ELFMETA_EACH_CHAIN _Pragma("GCC unroll 8")
-template <size_t K>
-void append_chains(const uint8_t* begin, uint32_t len, std::array<Chain, K> chains) {
-  if constexpr (K == 1) {
-    *chains[0].cur = append_records(begin, len, *chains[0].cur, chains[0].until, *chains[0].heads, *chains[0].kinds);
-  } else {
-    uint8_t batch[K][kKindBatch];
-    std::array<uint32_t, K> cur, size;
-    std::array<RecordHead*, K> out;
-    ELFMETA_EACH_CHAIN
-    for (size_t k = 0; k < K; ++k) {
-      cur[k] = *chains[k].cur;
-      out[k] = heads_room(*chains[k].heads, cur[k], chains[k].until);
-    }
-    for (bool all = true; all;) {
-      size_t n = 0;
-      for (; n < kKindBatch; ++n) {
-        ELFMETA_EACH_CHAIN
-        for (size_t k = 0; k < K; ++k) {
-          size[k] = cur[k] < chains[k].until ? record_size(begin, len, cur[k]) : 0;
-          all &= size[k] != 0;
-        }
-        if (!all) break;
-        ELFMETA_EACH_CHAIN
-        for (size_t k = 0; k < K; ++k) {
-          const RecordHead head = head_at(begin, cur[k]);
-          *out[k]++ = head;
-          batch[k][n] = static_cast<uint8_t>(info_kind(head.info));
-          cur[k] += size[k];
-        }
-      }
-      ELFMETA_EACH_CHAIN
-      for (size_t k = 0; k < K; ++k) chains[k].kinds->insert(chains[k].kinds->end(), batch[k], batch[k] + n);
-    }
-    ELFMETA_EACH_CHAIN
-    for (size_t k = 0; k < K; ++k) heads_done(*chains[k].heads, out[k]);
-    // The others go on without the chain that stopped.
-    const size_t stopped = static_cast<size_t>(std::find(size.begin(), size.end(), 0u) - size.begin());
-    std::array<Chain, K - 1> rest;
-    for (size_t k = 0, r = 0; k < K; ++k) {
-      *chains[k].cur = cur[k];
-      if (k != stopped) rest[r++] = chains[k];
-    }
-    append_chains<K - 1>(begin, len, rest);
-  }
-}
-#undef ELFMETA_EACH_CHAIN
-
-// Where to cut the records into kRuns runs of about as many records each
-// (the time of a walk goes by records, not bytes; a vmlinux's first half by
-// bytes holds a third of its records): the bytes per record around 32
-// points, from a few records read at each once a chain from there has
-// settled.
-std::array<uint32_t, kRuns - 1> record_cuts(const uint8_t* begin, uint32_t len) {
-  constexpr uint32_t kPoints = 32, kSettle = 16, kRecords = 64, kTries = 64;
-  if (len == 0) return {};  // all runs empty (forced walks of tiny sections, in tests)
-  std::array<double, kPoints> density{};  // records per byte in each 32nd of the section
-  double total = 0;
-  // The points' first lines are fetched at once rather than one point
-  // after another (each is a miss to the last-level cache).
-  for (uint32_t k = 0; k < kPoints; ++k)
-    for (uint32_t line = 0; line < 2048; line += 64) __builtin_prefetch(begin + (uint64_t(len) * k / kPoints + line) % len);
-  for (uint32_t k = 0; k < kPoints; ++k) {
-    density[k] = 1.0 / 16;  // when no chain settles
-    uint32_t start = static_cast<uint32_t>(uint64_t(len) * k / kPoints) & ~3u;
-    for (uint32_t tries = 0; tries < kTries && start < len; ++tries, start += 4) {
-      uint32_t cur = start, records = 0, from = start;
-      while (records < kSettle + kRecords && cur < len) {
-        const uint32_t size = record_size(begin, len, cur);
-        if (!size) break;
-        cur += size;
-        if (++records == kSettle) from = cur;
-      }
-      if (records == kSettle + kRecords) {
-        density[k] = double(kRecords) / (cur - from);
-        break;
-      }
-    }
-    total += density[k];
-  }
-  std::array<uint32_t, kRuns - 1> cuts{};
-  double below = 0;
-  uint32_t k = 0;
-  for (uint32_t q = 0; q + 1 < kRuns; ++q) {
-    const double wanted = total * (q + 1) / kRuns;
-    while (k + 1 < kPoints && below + density[k] < wanted) below += density[k++];
-    const double part = std::min(1.0, (wanted - below) / density[k]);
-    cuts[q] = static_cast<uint32_t>(uint64_t(len) * (k + part) / kPoints) & ~3u;
-  }
-  return cuts;
-}
-
-}  // namespace
-
-// A large section in kRuns runs of about as many records each, half per
-// thread, each thread walking its runs at once: this one walks from the
-// start beside guesses of its other runs; the other guesses the upper half.
-// Where the walk reaches an offset of a guessed chain, the two agree from
-// there on (a record's offset decides all that follow), and the guess is
-// taken over; a guess the walk never meets is left, and the walk goes on
-// alone. Once the walk has met all guesses, each thread copies its half's
-// into place. The same records and findings as one walk; true when all
-// records were sized.
-bool Parser::walk_in_runs(uint32_t& cur, uint32_t& id) {
-  const uint8_t* begin = btf_.types_begin_;
-  const uint32_t len = btf_.hdr_.type_len;
-  const std::array<uint32_t, kRuns - 1> cuts = record_cuts(begin, len);
-  auto run_from = [&](size_t r) { return r == 0 ? 0 : cuts[r - 1]; };
-  auto run_until = [&](size_t r) { return r + 1 == kRuns ? len : cuts[r]; };
-  // For each run but the first: its guess, the records walked one by one
-  // before the walk met it, and the first of its records taken over; each
-  // thread's from runs_of_this_thread().
-  std::array<GuessedRecords*, kRuns> guesses{}, stepped{};
-  std::array<size_t, kRuns> taken_from{};
-  auto take_runs = [&](size_t from) {
-    RunsOfAThread& mine = runs_of_this_thread();
-    for (size_t k = 0; k < kRuns / 2; ++k) {
-      guesses[from + k] = &mine.guesses[k];
-      stepped[from + k] = &mine.stepped[k];
-    }
-  };
-  auto guessed_chain = [&](size_t r) {
-    GuessedRecords& g = *guesses[r];
-    start_guess(begin, len, run_from(r), run_until(r), g);
-    return Chain{&g.end, run_until(r), &g.heads, &g.kinds};
-  };
-  auto walk_guesses = [&](std::array<Chain, kRuns / 2> chains, size_t from, size_t to) {
-    append_chains(begin, len, chains);
-    for (size_t r = from; r < to; ++r) taken_from[r] = guesses[r]->heads.size();  // none, until met
-  };
-  auto meet_guesses = [&](size_t from, size_t to, bool& sized) {
-    for (size_t r = from; r < to && sized; ++r) taken_from[r] = meet_guess(cur, id, *guesses[r], *stepped[r], sized);
-  };
-  auto records_of = [&](size_t from, size_t to) {
-    size_t n = 0;
-    for (size_t r = from; r < to; ++r) n += stepped[r]->heads.size() + guesses[r]->heads.size() - taken_from[r];
-    return n;
-  };
-  auto place = [&](size_t from, size_t to, size_t at) {
-    auto copy = [&](const GuessedRecords& g, size_t first) {
-      std::copy(g.heads.begin() + static_cast<std::ptrdiff_t>(first), g.heads.end(), btf_.heads_.begin() + static_cast<std::ptrdiff_t>(at));
-      std::copy(g.kinds.begin() + static_cast<std::ptrdiff_t>(first), g.kinds.end(), btf_.kinds_.begin() + static_cast<std::ptrdiff_t>(at));
-      at += g.heads.size() - first;
-    };
-    for (size_t r = from; r < to; ++r) {
-      copy(*stepped[r], 0);
-      copy(*guesses[r], taken_from[r]);
-    }
-  };
-  constexpr size_t kHalf = kRuns / 2;
-  bool lower_ok = true, upper_ok = true;
-  size_t first_run = 0, lower_guessed = 0;  // records in the first run, in the lower half's others
-  std::atomic<uint32_t> stage{0};           // 1: the lower half's guesses met; 2: the records sized
-  run_beside(
-      [&] {
-        take_runs(kHalf);
-        std::array<Chain, kHalf> chains;
-        for (size_t k = 0; k < kHalf; ++k) chains[k] = guessed_chain(kHalf + k);
-        walk_guesses(chains, kHalf, kRuns);
-        await(stage, 1);
-        upper_ok = lower_ok;
-        meet_guesses(kHalf, kRuns, upper_ok);
-        first_run = btf_.heads_.size();
-        lower_guessed = records_of(1, kHalf);
-        const size_t all = first_run + lower_guessed + records_of(kHalf, kRuns);
-        btf_.heads_.resize(all);
-        btf_.kinds_.resize(all);
-        post(stage, 2);
-        // The upper half is copied here, where its records are in the cache
-        // (copied by the other thread, they came from this core's: twice as
-        // slow).
-        place(kHalf, kRuns, first_run + lower_guessed);
-      },
-      [&] {
-        take_runs(0);  // the first run's are not used
-        std::array<Chain, kHalf> chains;
-        chains[0] = Chain{&cur, cuts[0], &btf_.heads_, &btf_.kinds_};
-        for (size_t k = 1; k < kHalf; ++k) chains[k] = guessed_chain(k);
-        const size_t before = btf_.heads_.size();
-        walk_guesses(chains, 1, kHalf);
-        lower_ok = walked_to(cur, id, before, cuts[0]);
-        meet_guesses(1, kHalf, lower_ok);
-        post(stage, 1);
-        await(stage, 2);
-        place(1, kHalf, first_run);
-      });
-  return lower_ok && upper_ok && walk_records(cur, id, len);
-}
-
-// Where the walk at `cur` meets `g`: the index of the first record of `g`
-// it takes over (all after it follow), with `cur` moved past the last; the
-// records it walks one by one until then go to `stepped`. `g.heads.size()`
-// when it passes `g` without meeting it, or when a record on the way cannot
-// be sized (reported; `sized` is then false).
-size_t Parser::meet_guess(uint32_t& cur, uint32_t& id, const GuessedRecords& g, GuessedRecords& stepped, bool& sized) {
-  size_t j = 0;
-  for (;;) {
-    while (j < g.heads.size() && g.heads[j].offset < cur) ++j;
-    if (j == g.heads.size()) return j;
-    if (g.heads[j].offset == cur) break;
-    const uint32_t next = append_records(btf_.types_begin_, btf_.hdr_.type_len, cur, cur + 1, stepped.heads, stepped.kinds);
-    if (next == cur) {
-      report_unsized(cur, id);
-      sized = false;
-      return g.heads.size();
-    }
-    cur = next;
-    ++id;
-  }
-  cur = g.end;
-  id += static_cast<uint32_t>(g.heads.size() - j);
-  return j;
 }
 
 }  // namespace elfmeta::btf

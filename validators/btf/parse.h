@@ -1,6 +1,9 @@
-// BTF parser: header, section tiling, string section, and the walk that
-// sizes every type record. Problems are findings (BTF-HDR-*, BTF-STR-001..004,
-// BTF-TYPE-001/003/004); parsing goes as far as the bytes allow.
+// BTF parser: header, section tiling, string section (the kernel's
+// btf_parse_hdr(), btf_check_sec_info(), btf_parse_str_sec()), and the walk
+// that sizes every type record (btf_check_all_metas()'s walk; the per-record
+// checks are check_records.cpp's). Problems are findings (BTF-HDR-*,
+// BTF-STR-001..004, BTF-TYPE-001/003/004); parsing goes as far as the bytes
+// allow.
 #pragma once
 
 #include <optional>
@@ -16,10 +19,6 @@ struct ParseOptions {
   // Judge the blob as the running (host-order) kernel would: a byte-swapped
   // blob is then "Invalid magic" instead of being checked in its own order.
   bool assume_host_order = false;
-  // Size the records of a large type section on two threads (the result is
-  // the same); with `concurrent_always`, of any type section.
-  bool concurrent = false;
-  bool concurrent_always = false;
 };
 
 // The model, when the header could be read and the sections located. Its

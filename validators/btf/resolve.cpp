@@ -1,3 +1,36 @@
+// The fast resolve pass: the findings and the ResolveState of the reference
+// pass (resolve_reference.cpp, which reads beside kernel/bpf/btf.c), in a
+// fraction of its time on a vmlinux. Tests compare the two on every blob
+// (ResolveReference.*, CheckShortcuts.*, fuzz_btf). Where it departs from the
+// reference it says why; in short:
+//  - The root loop (run()) skips the kinds that never need resolving and
+//    takes the FUNCs (half a vmlinux) after the others, in a loop of their
+//    own: a FUNC depends only on its prototype's kind and parameter names,
+//    and a FUNC below the root is resolved when a type asks for it
+//    (visit_of()), as the kernel would have at its turn. Findings come in
+//    another order than the kernel's; the same findings.
+//  - Short ways (resolve_plain_*): types whose resolution would push nothing
+//    that is not resolved at once are resolved without the stack.
+//  - Caches: each own type's member shape (MemberShape), the operands found
+//    valid (operand_ok_), whether a prototype's parameters are named.
+//  - The FUNC loop may be shared with a second thread (SharedFuncLoop).
+//
+// The kernel's functions and where they are here (the reference has one
+// function per kernel function):
+//   btf_check_all_types()              Resolver::run()
+//   btf_resolve()                      Resolver::resolve()
+//   env_stack_push() / _pop_resolved() Resolver::push() / pop()
+//   env_type_is_resolve_sink()         Resolver::sink()
+//   btf_type_id_size()                 Resolver::id_size()
+//   btf_modifier_resolve(), btf_ptr_resolve()  Resolver::resolve_modifier_or_ptr()
+//   btf_var_resolve()                  Resolver::resolve_var()
+//   btf_array_resolve()                Resolver::resolve_array()
+//   btf_struct_resolve()               Resolver::resolve_aggregate()
+//   btf_*_check_member(), btf_*_check_kflag_member()  Resolver::check_member_as(), check_member_shape()
+//   btf_func_resolve(), btf_func_check()  Resolver::resolve_func(), func_ok()
+//   btf_decl_tag_resolve()             Resolver::resolve_decl_tag()
+//   btf_datasec_resolve()              Resolver::resolve_datasec()
+//   btf_func_proto_check()             Resolver::check_func_proto()
 #include "btf/resolve.h"
 
 #include <algorithm>
@@ -7,6 +40,7 @@
 #include "btf/btf_rules.h"
 #include "btf/kind_mask.h"
 #include "btf/names.h"
+#include "btf/resolve_reference.h"
 #include "core/second_core.h"
 #include "core/text.h"
 
@@ -157,9 +191,8 @@ void take_func_chunks(SharedFuncLoop& s, std::vector<uint32_t>& left) {
 
 class Resolver {
  public:
-  Resolver(const Btf& btf, ResolveState& st, Findings& f, bool shortcuts, SharedFuncLoop* shared)
-      : shortcuts_(shortcuts),
-        shared_(shortcuts ? shared : nullptr),
+  Resolver(const Btf& btf, ResolveState& st, Findings& f, SharedFuncLoop* shared)
+      : shared_(shared),
         btf_(btf),
         st_(st),
         f_(f),
@@ -273,7 +306,6 @@ class Resolver {
     return s;
   }
 
-  const bool shortcuts_;
   SharedFuncLoop* const shared_;
   const Btf& btf_;
   ResolveState& st_;
@@ -299,14 +331,14 @@ class Resolver {
   // aggregates and arrays from when they are resolved. A struct's members
   // mostly have types that others had: one load instead of a walk of the
   // chain.
-  std::unique_ptr<uint32_t[]> member_shapes_;  // own types; none without shortcuts
+  std::unique_ptr<uint32_t[]> member_shapes_;  // own types
   // Per own type: found a valid return or parameter type by an earlier
   // prototype (it exists, is resolved and has a size; none of that changes).
   // A bit per type (a vmlinux's 16 KB stay in the first-level cache, where
   // prototypes look up their operands at random).
   std::vector<uint64_t> operand_ok_;
   uint8_t operand_bit(uint32_t local) const { return operand_ok_[local / 64] >> (local % 64) & 1; }
-  bool known_operand(uint32_t id) const { return shortcuts_ && id - first_ < own_ && operand_bit(id - first_); }
+  bool known_operand(uint32_t id) const { return id - first_ < own_ && operand_bit(id - first_); }
   // Whether all of a prototype's operands are known (then it learns whether
   // its parameters are named, and its check is done): no branch per
   // operand. operand_ok_ has a bit past the own types, for the others.
@@ -349,17 +381,17 @@ class Resolver {
   // A resolved aggregate's or array's shape as a member, before any member
   // has it: neither changes once the type is resolved.
   void remember_shape(uint32_t id, uint32_t kind, uint32_t size) {
-    if (shortcuts_) member_shapes_[id - first_] = MemberShape{kind, size}.pack();
+    member_shapes_[id - first_] = MemberShape{kind, size}.pack();
   }
   // A resolved typedef or qualifier is, as a member, what it resolves to.
   void inherit_shape(uint32_t id, uint32_t resolved_id) {
-    if (const uint32_t from = resolved_id - first_; shortcuts_ && from < own_) member_shapes_[id - first_] = member_shapes_[from];
+    if (const uint32_t from = resolved_id - first_; from < own_) member_shapes_[id - first_] = member_shapes_[from];
   }
   bool resolve_plain_func(uint32_t id);
   // resolve() of an own type a prototype has, the short way where it can.
   bool resolve_operand(uint32_t id) {
     const uint32_t k = kind(id);
-    return (shortcuts_ && (k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k)) || resolve(id);
+    return ((k == kPtr || is_modifier(k)) && resolve_plain_ref(id, k)) || resolve(id);
   }
   bool resolve_plain_ref(uint32_t id, uint32_t kind, bool first_pointer = true);
   bool resolve_past_resolved(uint32_t local, uint32_t kind, uint32_t target, uint32_t target_kind);
@@ -367,6 +399,7 @@ class Resolver {
   bool resolve_plain_array(uint32_t id);
 };
 
+// btf_type_id_size().
 std::optional<Sized> Resolver::id_size(uint32_t id) const {
   if (!exists(id)) return std::nullopt;
   TypeRef t = type(id);
@@ -387,6 +420,9 @@ std::optional<Sized> Resolver::id_size(uint32_t id) const {
   return std::nullopt;
 }
 
+// env_stack_push(): Loop for a type on the stack (or not this blob's),
+// TooDeep past 32 frames; sets the mode from the first pointer or
+// struct/array. Reports nothing (resolve() does).
 Step Resolver::push(uint32_t id) {
   rejected_push_ = id;
   if (depth_ == kMaxResolveDepth) return Step::TooDeep;
@@ -404,6 +440,7 @@ Step Resolver::push(uint32_t id) {
   return Step::Ok;
 }
 
+// env_stack_pop_resolved().
 void Resolver::pop(uint32_t resolved_id, uint32_t resolved_size) {
   mark_resolved(stack_[--depth_].id - first_, resolved_id, resolved_size);
 }
@@ -422,6 +459,7 @@ void Resolver::report_bad_reference(uint32_t from, uint32_t ref, const std::stri
     f_.at_type(rules::TYPE_012, from, what + " " + describe(ref) + " is a source-only kind", at);
 }
 
+// btf_type_ops(t)->resolve: one step of the type on top of the stack.
 Step Resolver::resolve_step(Frame& v) {
   const TypeRef t = type(v.id);
   switch (t.kind()) {
@@ -442,6 +480,9 @@ Step Resolver::resolve_step(Frame& v) {
   }
 }
 
+// btf_modifier_resolve() and btf_ptr_resolve(); also remembers the type's
+// member shape and whether it is a valid operand.
+// Reports BTF-TYPE-007, BTF-TYPE-012, BTF-REF-007.
 Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
   uint32_t next_id = t.type();
   if (bad_reference(v.id, next_id, [] { return std::string("target"); }, 8)) return Step::Failed;
@@ -476,6 +517,7 @@ Step Resolver::resolve_modifier_or_ptr(const Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// btf_var_resolve(). Reports BTF-TYPE-007, BTF-TYPE-012, BTF-VAR-005.
 Step Resolver::resolve_var(const Frame& v, TypeRef t) {
   const uint32_t next_id = t.type();
   if (bad_reference(v.id, next_id, [] { return std::string("type"); }, 8)) return Step::Failed;
@@ -496,6 +538,8 @@ Step Resolver::resolve_var(const Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// btf_array_resolve(). Reports BTF-TYPE-007, BTF-TYPE-012,
+// BTF-ARRAY-005..008.
 Step Resolver::resolve_array(const Frame& v, TypeRef t) {
   const uint32_t elem_id = t.payload(0), index_id = t.payload(1), nelems = t.payload(2);
   if (bad_reference(v.id, index_id, [] { return std::string("index type"); }, 16)) return Step::Failed;
@@ -541,6 +585,9 @@ Step Resolver::resolve_array(const Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// btf_struct_resolve(), with a member whose type's shape is known checked
+// from that shape alone. Reports BTF-TYPE-007, BTF-TYPE-012, BTF-AGG-008,
+// and through the member checks BTF-AGG-008..016.
 Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
   // Re-entered after a member's type was pushed and resolved: check that member.
   if (v.next_item) {
@@ -552,7 +599,7 @@ Step Resolver::resolve_aggregate(Frame& v, TypeRef t) {
   const bool kflag = t.kflag();
   for (uint32_t i = v.next_item, n = t.vlen(); i < n; ++i) {
     const Member m = member_at(t, i);
-    if (const uint32_t local = m.type - first_; shortcuts_ && local < own_ && member_shapes_[local]) {
+    if (const uint32_t local = m.type - first_; local < own_ && member_shapes_[local]) {
       const uint32_t packed = member_shapes_[local];
       if (packed & MemberShape::kPlain) {
         if (MemberShape::plainly_fits(packed, m.offset, t.size())) continue;
@@ -600,8 +647,9 @@ Step Resolver::fail_member(const Rule& rule, uint32_t agg_id, uint32_t index, co
   return Step::Failed;
 }
 
-// The member checks on `mt`, the member's type, seen through typedefs and
-// qualifiers once they are resolved.
+// btf_modifier_check_member(): the member checks on `mt`, the member's type,
+// seen through typedefs and qualifiers once they are resolved; remembers the
+// shape the checks passed with. Reports BTF-AGG-008..016.
 Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, TypeRef mt,
                                uint32_t mt_id, bool kflag) {
   const uint32_t k = mt.kind();
@@ -612,14 +660,17 @@ Step Resolver::check_member_as(uint32_t agg_id, TypeRef agg, uint32_t index, con
   }
   const uint32_t word = k == kInt ? mt.payload(0) : k == kArray ? st_.resolved_size(mt_id) : mt.size();
   const Step s = check_member_shape(agg_id, agg, index, m, k, word, kflag);
-  if (const uint32_t local = m.type - first_; shortcuts_ && s == Step::Ok && (k != kArray || resolved(mt_id)) && local < own_)
+  if (const uint32_t local = m.type - first_; s == Step::Ok && (k != kArray || resolved(mt_id)) && local < own_)
     member_shapes_[local] = MemberShape{k, word}.pack();
   return s;
 }
 
-// The kernel's per-kind member checks, on the kind `k` of the type the
+// The kernel's per-kind member checks (btf_int_check_member(),
+// btf_int_check_kflag_member(), btf_enum_check_member(), ...,
+// btf_generic_check_kflag_member()), on the kind `k` of the type the
 // member resolves to and the one word of it they read (`word`: an INT's
 // data, an array's resolved size, or the size of the others).
+// Reports BTF-AGG-008..016.
 Step Resolver::check_member_shape(uint32_t agg_id, TypeRef agg, uint32_t index, const Member& m, uint32_t k,
                                   uint32_t word, bool kflag) {
   const uint32_t struct_size = agg.size();
@@ -712,13 +763,15 @@ Step Resolver::check_member_shape(uint32_t agg_id, TypeRef agg, uint32_t index, 
   }
 }
 
+// btf_func_resolve(). Reports BTF-FUNC-004, BTF-FUNC-005.
 Step Resolver::resolve_func(const Frame& v, TypeRef t) {
   if (!func_ok(v.id, t)) return Step::Failed;
   pop(t.type(), 0);
   return Step::Ok;
 }
 
-// The FUNC checks, with their findings.
+// btf_func_check(): every unnamed parameter reported (the kernel stops at
+// the first). Reports BTF-FUNC-004, BTF-FUNC-005.
 bool Resolver::func_ok(uint32_t id, TypeRef t) {
   const uint32_t proto_id = t.type();
   if (!exists(proto_id) || kind(proto_id) != kFuncProto) {
@@ -742,7 +795,7 @@ bool Resolver::func_ok(uint32_t id, TypeRef t) {
 // needs no stack (and leaves the one in use alone).
 Visit Resolver::resolve_func_alone(uint32_t id) {
   const uint32_t local = id - first_;
-  if (shortcuts_ && resolve_plain_func(id)) return Visit::Resolved;
+  if (resolve_plain_func(id)) return Visit::Resolved;
   const TypeRef t = type(id);
   if (func_ok(id, t)) {
     mark_resolved(local, t.type(), 0);
@@ -894,6 +947,7 @@ bool Resolver::resolve_plain_array(uint32_t id) {
   return true;
 }
 
+// btf_decl_tag_resolve(). Reports BTF-TYPE-007, BTF-DTAG-006..008.
 Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
   const uint32_t target_id = t.type();
   if (!exists(target_id)) {
@@ -927,6 +981,8 @@ Step Resolver::resolve_decl_tag(const Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// btf_datasec_resolve(). Reports BTF-DATASEC-011, BTF-VAR-005,
+// BTF-DATASEC-012.
 Step Resolver::resolve_datasec(Frame& v, TypeRef t) {
   mode_ = Mode::Tbd;  // 6.18 resets the mode for every entry, so VARs are always pushed
   for (uint32_t i = v.next_item; i < t.vlen(); ++i) {
@@ -962,6 +1018,9 @@ Step Resolver::resolve_datasec(Frame& v, TypeRef t) {
   return Step::Ok;
 }
 
+// btf_resolve(): resolves `root` with the stack; on failure the types on it
+// are Poisoned. Reports BTF-TYPE-009 (loop), BTF-TYPE-010 (depth), and what
+// the steps report.
 bool Resolver::resolve(uint32_t root) {
   mode_ = Mode::Tbd;
   push(root);
@@ -982,16 +1041,19 @@ bool Resolver::resolve(uint32_t root) {
   for (uint32_t i = 0; i < depth_; ++i) {
     const uint32_t local = stack_[i].id - first_;
     st_.visit[local] = Visit::Poisoned;
-    if (shortcuts_) member_shapes_[local] = 0;  // a pointer a struct did not resolve may fail later
+    member_shapes_[local] = 0;  // a pointer a struct did not resolve may fail later
   }
   depth_ = 0;
   return false;
 }
 
+// btf_func_proto_check(), done at once when every operand is known valid
+// (known_operands()). Reports BTF-PROTO-003..005, and what resolve() of an
+// operand reports.
 void Resolver::check_func_proto(uint32_t id) {
   const TypeRef t = type(id);
   const uint32_t ret = t.type();
-  if (shortcuts_ && known_operands(id - first_, t)) return;
+  if (known_operands(id - first_, t)) return;
   if (ret && !known_operand(ret)) {
     if (!exists(ret) || source_only(kind(ret))) {
       f_.at_type(rules::PROTO_003, id, "return type " + (exists(ret) ? describe(ret) : std::to_string(ret) + " (missing)"), 8);
@@ -1042,6 +1104,8 @@ void Resolver::check_func_proto(uint32_t id) {
   protos_named_[id - first_] = named ? Named::Yes : Named::No;
 }
 
+// btf_check_all_types(), reordered (see the top of the file). Reports what
+// resolve(), check_func_proto() and the FUNC checks report.
 void Resolver::run() {
   const uint32_t first = btf_.first_id(), n = btf_.own_count();
   st_.btf = &btf_;
@@ -1054,18 +1118,15 @@ void Resolver::run() {
   // from the start. A pointer's is the same for all: written with the
   // zeros of the others, from the kinds alone (one in eight types of a
   // vmlinux, whose records need not be read).
-  if (shortcuts_) {
-    member_shapes_ = std::make_unique_for_overwrite<uint32_t[]>(n);
-    fill_pointer_shapes(kinds_, n, MemberShape{kPtr, 0}.pack(), member_shapes_.get());
-  }
+  member_shapes_ = std::make_unique_for_overwrite<uint32_t[]>(n);
+  fill_pointer_shapes(kinds_, n, MemberShape{kPtr, 0}.pack(), member_shapes_.get());
   if (f_.any_flagged())
     for (uint32_t i = 0; i < n; ++i)
       if (f_.flagged(first + i)) {
         st_.visit[i] = Visit::Poisoned;
-        if (shortcuts_) member_shapes_[i] = 0;
+        member_shapes_[i] = 0;
       }
-  if (shortcuts_)
-    for_each_of_kinds<kInt, kEnum, kEnum64>(kinds_, n, [&](uint32_t local) {
+  for_each_of_kinds<kInt, kEnum, kEnum64>(kinds_, n, [&](uint32_t local) {
       if (st_.visit[local] == Visit::Poisoned) return;
       const uint32_t k = kinds_[local];
       member_shapes_[local] =
@@ -1081,10 +1142,10 @@ void Resolver::run() {
     if (k == kFuncProto) {
       if (!f_.flagged(id)) check_func_proto(id);
     } else if (needs_resolve(k) && !resolved(id) &&
-               !(shortcuts_ && ((k == kPtr || is_modifier(k)) ? resolve_plain_ref(id, k)
-                                : is_aggregate(k)               ? resolve_plain_aggregate(id)
-                                : k == kArray                   ? resolve_plain_array(id)
-                                                                : false))) {
+               !((k == kPtr || is_modifier(k)) ? resolve_plain_ref(id, k)
+                 : is_aggregate(k)               ? resolve_plain_aggregate(id)
+                 : k == kArray                   ? resolve_plain_array(id)
+                                                 : false)) {
       resolve(id);
     }
   });
@@ -1120,9 +1181,13 @@ void Resolver::share_func_loop(SharedFuncLoop& s) {
 
 void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
                    bool shortcuts, SharedFuncLoop* shared) {
+  if (!shortcuts) {
+    if (shared) post(shared->started, 1);  // no chunks: the loop is not shared
+    resolve_types_reference(btf, base_state, state, findings);
+    return;
+  }
   state.base = base_state;
-  if (shared && !shortcuts) post(shared->started, 1);  // no chunks: the loop is not shared
-  Resolver(btf, state, findings, shortcuts, shared).run();
+  Resolver(btf, state, findings, shared).run();
 }
 
 void SharedFuncLoop::help() {

@@ -1,8 +1,12 @@
-// The reference pass: every type that refers to other types is resolved
-// depth-first, as the kernel's verifier does for BPF_BTF_LOAD, with loop
-// detection, the 32-frame depth limit and the kernel's three resolve modes
-// (so that the verdict depends on type id order exactly where the kernel's
-// does). Then every FUNC_PROTO's return and parameter types are checked.
+// The resolve pass: every type that refers to other types is resolved
+// depth-first, as the kernel's verifier does for BPF_BTF_LOAD
+// (btf_check_all_types() in kernel/bpf/btf.c), with loop detection, the
+// 32-frame depth limit and the kernel's three resolve modes (so that the
+// verdict depends on type id order exactly where the kernel's does). Then
+// every FUNC_PROTO's return and parameter types are checked.
+// Two implementations give the same findings and state: the reference
+// (resolve_reference.cpp, function by function the kernel's) and the fast
+// one (resolve.cpp), which checks use by default.
 #pragma once
 
 #include <atomic>
@@ -76,9 +80,14 @@ struct SharedFuncLoop {
 };
 
 // Types already flagged by the record checks are treated as failed up front.
-// `shortcuts`: FUNCs and prototype operands found clean take a short way
-// (the state and the findings are the same); with `shared` too, the FUNC
-// loop is shared with a thread that calls shared->help().
+// `shortcuts`: the fast resolver (resolve.cpp); false: the reference one
+// (resolve_reference.cpp). The state and the findings are the same, the
+// findings' order is not. With `shared` and `shortcuts`, the FUNC loop is
+// shared with a thread that calls shared->help() (which, without
+// `shortcuts`, finds nothing to take).
+// Reports BTF-TYPE-007, -009, -010, -012, BTF-REF-007, BTF-VAR-005,
+// BTF-ARRAY-005..008, BTF-AGG-008..016, BTF-FUNC-004, -005,
+// BTF-PROTO-003..005, BTF-DTAG-006..008, BTF-DATASEC-011, -012.
 void resolve_types(const Btf& btf, const ResolveState* base_state, ResolveState& state, Findings& findings,
                    bool shortcuts = true, SharedFuncLoop* shared = nullptr);
 

@@ -382,6 +382,8 @@ int FieldScanner::find_graph_root(TypeRef container, TypeRef t, int comp_idx, ui
   return 1;
 }
 
+// btf_get_field_type(): which special field a member is.
+// Reports BTF-FIELD-005, -006, -009..011.
 int FieldScanner::get_field_type(TypeRef member_type, uint32_t mask, uint32_t& seen, uint32_t& align, uint32_t& sz) {
   const std::string_view n = name_of_type(member_type);
   uint32_t type = 0;
@@ -527,6 +529,7 @@ int FieldScanner::find_field_one(TypeRef container, uint32_t member_type_id, int
   return static_cast<int>(nelems);
 }
 
+// btf_find_struct_field() / btf_find_field(). Reports BTF-FIELD-004.
 int FieldScanner::find_struct_fields(TypeRef t, uint32_t mask, FieldInfo* info, int info_cnt, uint32_t level) {
   int idx = 0;
   uint32_t seen = 0;
@@ -643,6 +646,7 @@ void FieldScanner::warn_about_scan_cost(const std::vector<uint32_t>& scanned) {
   }
 }
 
+// btf_parse_graph_root(). Reports BTF-FIELD-016.
 int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type) {
   const TypeRef t = type(info.value_id);
   TypeRef node;
@@ -668,6 +672,7 @@ int FieldScanner::parse_graph_root(const FieldInfo& info, const char* node_type)
   return 0;
 }
 
+// btf_parse_fields(). Reports BTF-FIELD-003, -007, -008, -012, -013.
 bool FieldScanner::parse_record(uint32_t id, Record& rec) {
   const TypeRef t = type(id);
   std::array<FieldInfo, kFieldsMax> info;
@@ -712,6 +717,9 @@ bool FieldScanner::parse_record(uint32_t id, Record& rec) {
   return true;
 }
 
+// btf_parse_struct_metas() and the special-field part of
+// btf_check_and_fixup_fields(). Reports BTF-FIELD-017, BTF-FIELD-018, and what
+// the steps report.
 void FieldScanner::run() {
   // The trigger set: the first STRUCT of each special name, and every
   // pointer that is a kptr.

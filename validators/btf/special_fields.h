@@ -8,7 +8,8 @@
 
 namespace elfmeta::btf {
 
-// Base BTF whose record checks passed. It may run beside the reference pass
+// btf_parse_struct_metas() and btf_check_and_fixup_fields() (the last steps
+// of btf_parse()). Base BTF whose record checks passed. It may run beside the reference pass
 // (its findings are dropped when that pass fails): special_fields.cpp lists
 // what it assumes and what it checks itself. Reports BTF-FIELD-003 to -019,
 // -021 and -022 (the kernel's cost of the scan).

@@ -22,7 +22,10 @@ void flag_failed_resolutions(const Btf& btf, const ResolveState& state, Findings
 }
 
 // The kernel's passes one after the other, each skipping the types earlier
-// ones found broken.
+// ones found broken: btf_parse()'s order for BPF_BTF_LOAD (btf_check_all_metas,
+// btf_check_all_types, btf_check_type_tags, btf_parse_struct_metas and the
+// field checks), btf_parse_base()/btf_parse_module()'s for kernel BTF (the
+// metas and the type-tag pass; the resolve pass follows as advice).
 void check_sequentially(const Btf& btf, const CheckedBtf* base, const CheckOptions& options, Findings& f,
                         CheckedBtf& out, bool records_done) {
   if (!records_done) check_records(btf, f, options.shortcuts);
@@ -112,8 +115,7 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   CheckedBtf out;
   // libbpf's verdict first; the kernel's findings follow as warnings.
   if (options.consumer == kLibbpf) check_libbpf(data, base ? base->btf.get() : nullptr, options.libbpf, f);
-  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order, options.concurrent,
-                             options.concurrent_always};
+  ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
     f.finish();

@@ -44,7 +44,12 @@ struct CheckedBtf {
 };
 
 // Check one blob; `base` is the checked base of split BTF (its findings are
-// not repeated).
+// not repeated). btf_parse() (BPF_BTF_LOAD) or btf_parse_base()/
+// btf_parse_module() (kernel BTF, consumer module-load): parse.cpp,
+// check_records.cpp, resolve.cpp, type_tags.cpp, special_fields.cpp in the
+// kernel's order (see check_sequentially()), then lints.cpp; with consumer
+// libbpf, libbpf_model.cpp first. Reports what those passes report (each
+// function's comment lists its rules).
 CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, const CheckOptions& options,
                      const std::string& artifact, const std::string& section, DiagnosticSink& sink);
 
