@@ -583,6 +583,9 @@ class Runner {
     if (s_.orc_on) r.orc = check_orc_of(*r.artifact, symbols, why, r.kernel, list);
     if (s_.sframe_on) r.sframe = sframe::check_sframe(*r.artifact, sframe::SframeOptions{s_.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());
+    r.has_btf = s_.btf_on && (r.check.checked || skip_split_btf);
+    r.has_orc = r.orc.present;
+    r.has_sframe = r.sframe.present;
     r.checked = true;
   }
 
