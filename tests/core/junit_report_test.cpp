@@ -118,6 +118,20 @@ TEST(Junit, Utf8NamesAsTheirCharactersAndEveryFinding) {
   expect_well_formed(doc);
 }
 
+// BTF's consumer is named only where BTF applied (an SFrame-only run has none).
+TEST(Junit, ConsumerPropertyOnlyWhereBtfApplied) {
+  const std::vector<ReportedInput> inputs{input("a.out", {})};
+  RunSummary s;
+  s.consumer = "bpf-load";
+  std::ostringstream with_btf, sframe_only;
+  write_junit(with_btf, inputs, s, false);
+  s.btf = false;
+  s.sframe = true;
+  write_junit(sframe_only, inputs, s, false);
+  EXPECT_TRUE(has(with_btf.str(), "<property name=\"consumer\" value=\"bpf-load\"/>")) << with_btf.str();
+  EXPECT_FALSE(has(sframe_only.str(), "consumer")) << sframe_only.str();
+}
+
 TEST(Junit, InputsSharingANameAreToldApartByPath) {
   const std::vector<ReportedInput> inputs{input("vmlinux", {}), input("vmlinux", {})};
   std::vector<ReportedInput> two = inputs;

@@ -153,7 +153,7 @@ CheckSettings parse_check_settings(Args& args, std::string_view command,
                                    std::initializer_list<std::string_view> refused);
 
 // "6.18 (running kernel)", or for inputs of several kernels
-// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".
+// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 artifacts".
 std::string kernels_used(const std::vector<InputResult>& results);
 
 // How the closing table groups artifacts.

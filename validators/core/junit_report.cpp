@@ -160,7 +160,7 @@ SuiteCounts write_suite(std::ostream& out, const ReportedInput& input, const std
       << counts.failures << "\" errors=\"0\" skipped=\"0\">\n    <properties>\n";
   write_property(out, "path", input.path);
   write_property(out, "kernel", input.kernel);
-  write_property(out, "consumer", s.consumer);
+  if (s.btf) write_property(out, "consumer", s.consumer);  // BTF's consumer: only where BTF applied
   out << "    </properties>\n";
   // A clean input still shows up as checked.
   if (outcomes.empty()) out << "    <testcase classname=\"elfmeta\" name=\"no findings\"/>\n";
