@@ -76,20 +76,20 @@ void write_indented(std::ostream& out, const Diagnostic& d) {
   for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
 }
 
-// "XC-SYM-004: 593 warnings in 1 artifact: <summary>", then its findings:
-// the first three, or with --verbose every listed one.
+// "XC-DEDUP-006: 85 warnings in 80 artifacts: <summary>", then its
+// findings: the first three, or (`all`) every listed one; then how many
+// more there are and what lists them.
 void write_group(std::ostream& out, const RuleGroup& r, bool all) {
   out << r.rule->id << ": " << plural(r.count, severity_name(r.severity).data());
   if (r.artifacts.size() > 1) out << " in " << plural(r.artifacts.size(), "artifact");
   out << ": " << r.rule->summary << "\n";
   const size_t shown = all ? r.listed.size() : std::min(r.listed.size(), kFirstFindingsShown);
   for (size_t i = 0; i < shown; ++i) write_indented(out, *r.listed[i]);
-  if (const size_t rest = r.count - shown; rest) {
-    out << "  ... " << with_thousands(rest) << " more";
-    if (!all && r.listed.size() > shown) out << " (--verbose lists them";
-    else out << " (";
-    out << (!all && r.listed.size() > shown ? "; " : "") << "--format json lists every one)\n";
-  }
+  const size_t rest = r.count - shown;
+  if (!rest) return;
+  const bool verbose_shows_more = !all && r.listed.size() > shown;
+  out << "  ... " << with_thousands(rest) << " more (" << (verbose_shows_more ? "--verbose lists them; " : "")
+      << "--format json lists every one)\n";
 }
 
 }  // namespace
