@@ -202,8 +202,12 @@ TEST(Cli, CrossChecksWithAKallsymsFile) {
   const CliRun strict = elfmeta("check --only xc --Werror --kallsyms " + kallsyms + " " + blob);
   EXPECT_EQ(strict.status, 1);
   // Without symbols the family is skipped with a note; --only btf leaves the cross-checks out.
-  const CliRun none = elfmeta("check --only xc " + blob);
+  // (A note about the run: counted, and listed with --verbose.)
+  const CliRun none = elfmeta("check --only xc --verbose " + blob);
   EXPECT_NE(none.out.find("no symbols: XC-SYM checks skipped"), std::string::npos) << none.out;
+  const CliRun none_short = elfmeta("check --only xc " + blob);
+  EXPECT_EQ(none_short.out.find("no symbols: XC-SYM checks skipped"), std::string::npos) << none_short.out;
+  EXPECT_NE(none_short.out.find("1 remark about the run; --verbose lists them"), std::string::npos) << none_short.out;
   const CliRun kernel_only = elfmeta("check --only btf --kallsyms " + kallsyms + " " + blob);
   EXPECT_EQ(kernel_only.out.find("XC-SYM"), std::string::npos) << kernel_only.out;
 }
@@ -250,9 +254,11 @@ TEST(Cli, KernelPackageImageAndModules) {
     if (line.starts_with("good.ko:")) {
       EXPECT_EQ(line.find(": error:"), std::string::npos) << line;
     }
-  EXPECT_NE(r.out.find("DEBUG_INFO_BTF=y"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 image(s), 2 modules"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("3 inputs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("elfmeta: 1 package, 3 artifacts, "), std::string::npos) << r.out;
+  // What the package says about itself: notes about the run, with --verbose.
+  const CliRun verbose = elfmeta("check -j 2 --verbose " + path);
+  EXPECT_NE(verbose.out.find("DEBUG_INFO_BTF=y"), std::string::npos) << verbose.out;
+  EXPECT_NE(verbose.out.find("1 image(s), 2 modules"), std::string::npos) << verbose.out;
   EXPECT_NE(r.out.find("kernel image         1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("module               2"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("checking ["), std::string::npos) << "no progress bar when stderr is not a terminal";
@@ -282,13 +288,20 @@ TEST(Cli, StatsAndDiffGateOnNewFindings) {
   ASSERT_EQ(stats.status, 0) << stats.err;
   const CliRun regression = elfmeta("diff --only btf " + baseline + " " + worse);
   EXPECT_EQ(regression.status, 1) << regression.out << regression.err;
-  EXPECT_NE(regression.out.find("findings: 1 appeared, 0 disappeared"), std::string::npos) << regression.out;
+  EXPECT_NE(regression.out.find("findings: 1 appeared (exit 1), 0 disappeared"), std::string::npos) << regression.out;
   EXPECT_NE(regression.out.find("+ BTF-TYPE-007 <input>: PTR"), std::string::npos) << regression.out;
   EXPECT_NE(regression.out.find("btf.raw BTF.kinds.PTR: 0 -> 1 (+1)"), std::string::npos) << regression.out;
 
+  // What decides the exit status first; type changes per kind, member by
+  // member only with --verbose.
   const CliRun inputs = elfmeta("diff --only btf " + clean + " " + worse);
   EXPECT_EQ(inputs.status, 1);
-  EXPECT_NE(inputs.out.find("~ STRUCT 's': size 4 -> 8; member 'b' (int) added at bit 32"), std::string::npos) << inputs.out;
+  EXPECT_LT(inputs.out.find("findings: 1 appeared"), inputs.out.find("BTF types")) << inputs.out;
+  EXPECT_NE(inputs.out.find("    STRUCT               +0         -0         ~1\n"), std::string::npos) << inputs.out;
+  EXPECT_EQ(inputs.out.find("member 'b'"), std::string::npos) << inputs.out;
+  const CliRun verbose = elfmeta("diff --verbose --only btf " + clean + " " + worse);
+  EXPECT_EQ(verbose.status, 1);
+  EXPECT_NE(verbose.out.find("~ STRUCT 's': size 4 -> 8; member 'b' (int) added at bit 32"), std::string::npos) << verbose.out;
   const CliRun better = elfmeta("diff --only btf " + worse + " " + clean);
   EXPECT_EQ(better.status, 0) << better.out;
   EXPECT_NE(better.out.find("findings: 0 appeared, 1 disappeared"), std::string::npos) << better.out;
@@ -316,9 +329,12 @@ TEST(Cli, OutputOptionsOfCheckAreRefusedElsewhere) {
     EXPECT_NE(r.err.find(name + ": --"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is not an option of " + name), std::string::npos) << r.err;
   }
-  const CliRun unknown = elfmeta("diff --help");
+  const CliRun unknown = elfmeta("diff --bogus");
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.err.find("diff: unknown option '--help'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("diff: unknown option '--bogus'"), std::string::npos) << unknown.err;
+  const CliRun help = elfmeta("diff --help");  // help, not an unknown option
+  EXPECT_EQ(help.status, 0) << help.err;
+  EXPECT_EQ(help.out.rfind("usage: elfmeta diff", 0), 0u) << help.out;
   const CliRun timed = elfmeta("stats --only btf --timing -o " + out + " " + sample());
   EXPECT_EQ(timed.status, 0) << timed.err;
   EXPECT_NE(timed.err.find("elfmeta: timing with"), std::string::npos) << timed.err;

@@ -2,6 +2,8 @@
 // the stats baseline of another, rendered in headless Chromium, where every
 // chart must have drawn its bars and the script must have finished.
 #include <gtest/gtest.h>
+
+#include <regex>
 #include <unistd.h>
 
 #include <algorithm>
@@ -87,12 +89,37 @@ ReportFiles make_report() {
 TEST(CliReport, WritesOnePageWithTheFindingsOfTheRun) {
   const ReportFiles f = make_report();
   const std::string page = slurp(f.page);
-  EXPECT_NE(page.find("<a href=\"docs/rules/BTF-TYPE-007.md\"><code>BTF-TYPE-007</code></a>"), std::string::npos);
+  // No base URL for the rules (ELFMETA_HOMEPAGE unset, the build's default
+  // resolves nowhere): each rule's text is in the page and its ID links there.
+  EXPECT_NE(page.find("<a href=\"#rule-BTF-TYPE-007\"><code>BTF-TYPE-007</code></a>"), std::string::npos) << page;
+  EXPECT_NE(page.find("<details id=\"rule-BTF-TYPE-007\">"), std::string::npos) << page;
+  // The first line and the title: the verdict, the version, the inputs, the date.
+  const std::regex verdict("<(title|h1)>elfmeta [0-9]+\\.[0-9]+\\.[0-9]+: [1-9][0-9]* errors?, [0-9]+ warnings?, [0-9]+ notes? in ");
+  EXPECT_EQ(std::distance(std::sregex_iterator(page.begin(), page.end(), verdict), std::sregex_iterator()), 2)
+      << page.substr(0, 2000);
+  EXPECT_NE(page.find(" UTC)</h1>"), std::string::npos) << page.substr(0, 2000);
+  EXPECT_NE(page.find("new.btf, " + f.image), std::string::npos) << page.substr(0, 2000);
   EXPECT_NE(page.find("\"error\":3,\"id\":\"BTF-TYPE-007\""), std::string::npos) << page;
   EXPECT_NE(page.find("\"id\":\"ORC-ENT-001\""), std::string::npos) << page;
   EXPECT_NE(page.find("id=\"chart-baseline-orc\""), std::string::npos);
   EXPECT_EQ(page.find("http:"), std::string::npos);
   EXPECT_EQ(page.find("https:"), std::string::npos);
+}
+
+// With ELFMETA_HOMEPAGE, rule IDs link to their pages there: absolute
+// links, which work wherever the page is opened.
+TEST(CliReport, RuleLinksUseElfmetaHomepage) {
+  const std::string blob = write_file("linked.btf", btf_blob(true));
+  const std::string page_path = (scratch_dir() / "linked.html").string();
+  ::setenv("ELFMETA_HOMEPAGE", "https://example.org/elfmeta/", 1);
+  const auto [status, err] = elfmeta("report -o " + page_path + " " + blob);
+  ::unsetenv("ELFMETA_HOMEPAGE");
+  EXPECT_EQ(status, 0) << err;
+  const std::string page = slurp(page_path);
+  EXPECT_NE(page.find("<a href=\"https://example.org/elfmeta/docs/rules/BTF-TYPE-007.md\"><code>BTF-TYPE-007</code></a>"),
+            std::string::npos)
+      << page;
+  EXPECT_EQ(page.find("<details id=\"rule-"), std::string::npos);
 }
 
 TEST(CliReport, UsageAndUnreadableInputsExitTwoWithOneLine) {

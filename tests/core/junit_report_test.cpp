@@ -92,13 +92,44 @@ TEST(Junit, UnreadableInputIsAnErrorAndNotesAreOutput) {
 }
 
 TEST(Junit, SpecialCharactersAreEscaped) {
-  EXPECT_EQ(xml_escape("a<b>&\"c'\n\x01\xe9"), "a&lt;b&gt;&amp;&quot;c&apos;&#10;\\x01&#xE9;");
+  // A byte that is not UTF-8 (\xe9 alone) as the four characters \xe9; UTF-8 as is.
+  EXPECT_EQ(xml_escape("a<b>&\"c'\n\x01\xe9"), "a&lt;b&gt;&amp;&quot;c&apos;&#10;\\x01\\xe9");
+  EXPECT_EQ(xml_escape("vmlinux-\xc3\xbc\xe2\x82\xac\xe2\x9c\x93"), "vmlinux-\xc3\xbc\xe2\x82\xac\xe2\x9c\x93");
+  EXPECT_EQ(xml_escape("\xef\xbf\xbf"), "\\xef\\xbf\\xbf");  // U+FFFF: not an XML character
   const std::vector<Diagnostic> ds{finding(btf::rules::AGG_010, Severity::Error, "x<y>&z\"'\x02\xff")};
   std::vector<ReportedInput> inputs{input("we&ird<name>.ko", ds)};
   const std::string doc = junit(inputs);
   EXPECT_TRUE(has(doc, "<testsuite name=\"we&amp;ird&lt;name&gt;.ko\"")) << doc;
-  EXPECT_TRUE(has(doc, "&apos;x&lt;y&gt;&amp;z&quot;&apos;\\x02&#xFF;&apos;")) << doc;
+  EXPECT_TRUE(has(doc, "&apos;x&lt;y&gt;&amp;z&quot;&apos;\\x02\\xff&apos;")) << doc;
   expect_well_formed(doc);
+}
+
+TEST(Junit, Utf8NamesAsTheirCharactersAndEveryFinding) {
+  const std::string name = "vmlinux-\xc3\xbc\xe2\x82\xac\xe2\x9c\x93";  // vmlinux-ü€✓
+  std::vector<Diagnostic> ds;
+  for (int i = 0; i < 150; ++i) ds.push_back(finding(btf::rules::AGG_010, Severity::Error, "s" + std::to_string(i)));
+  for (auto& d : ds) d.location.artifact = name;
+  const std::vector<ReportedInput> inputs{input(name, ds)};
+  const std::string doc = junit(inputs);
+  EXPECT_TRUE(has(doc, "<testsuite name=\"" + name + "\"")) << doc;
+  EXPECT_TRUE(has(doc, "<property name=\"path\" value=\"build/" + name + "\"/>")) << doc;
+  EXPECT_TRUE(has(doc, "message=\"150 errors: ")) << doc;
+  EXPECT_TRUE(has(doc, name + ":.BTF+0x40 [type 7 STRUCT &apos;s149&apos;]")) << doc;  // the last one too
+  expect_well_formed(doc);
+}
+
+// BTF's consumer is named only where BTF applied (an SFrame-only run has none).
+TEST(Junit, ConsumerPropertyOnlyWhereBtfApplied) {
+  const std::vector<ReportedInput> inputs{input("a.out", {})};
+  RunSummary s;
+  s.consumer = "bpf-load";
+  std::ostringstream with_btf, sframe_only;
+  write_junit(with_btf, inputs, s, false);
+  s.btf = false;
+  s.sframe = true;
+  write_junit(sframe_only, inputs, s, false);
+  EXPECT_TRUE(has(with_btf.str(), "<property name=\"consumer\" value=\"bpf-load\"/>")) << with_btf.str();
+  EXPECT_FALSE(has(sframe_only.str(), "consumer")) << sframe_only.str();
 }
 
 TEST(Junit, InputsSharingANameAreToldApartByPath) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "btf/btf_rules.h"
@@ -9,6 +10,7 @@
 #include "synth/btf_builder.h"
 #include "btf/xc/xc_rules.h"
 #include "core/findings.h"
+#include "core/listing_limit.h"
 #include "core/rule_docs.h"
 
 namespace elfmeta {
@@ -44,6 +46,63 @@ TEST(Report, JsonHasTheContractFields) {
     EXPECT_NE(line.find(field), std::string::npos) << field << " in " << line;
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1);
+}
+
+// A path of UTF-8 comes back from the JSON as the same characters; a name
+// that is not UTF-8 comes back as its bytes written \xNN, and the line
+// still parses.
+TEST(Report, JsonKeepsUtf8AndEscapesInvalidBytes) {
+  const std::string path = "vmlinux-\xc3\xbc\xe2\x82\xac\xe2\x9c\x93";  // vmlinux-ü€✓
+  Diagnostic d = sample();
+  d.location.artifact = path;
+  d.location.record_name = std::string("bad\xff\xc3name\xed\xa0\x80");  // stray, cut off, surrogate
+  std::ostringstream out;
+  write_json(out, d);
+  EXPECT_NE(out.str().find(path), std::string::npos) << out.str();  // the characters themselves, not \u escapes
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["artifact"], path);
+  EXPECT_EQ(j["name"], "bad\\xff\\xc3name\\xed\\xa0\\x80");
+  EXPECT_EQ(json_escape(path), path);
+  EXPECT_EQ(json_escape("a\x01\x80"), "a\\u0001\\\\x80");
+}
+
+TEST(Report, JsonSummaryParsesAndCountsNotes) {
+  RunSummary s;
+  s.inputs = 3;
+  s.packages = 1;
+  s.kernel = "6.12 (banner 6.12.117+deb12-cloud-amd64)";
+  s.consumer = "bpf-load";
+  Diagnostic note = sample();
+  note.severity = Severity::Note;
+  s.add({sample(), note});
+  std::ostringstream out;
+  write_json_summary(out, s);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["errors"], 1);
+  EXPECT_EQ(j["notes"], 1);
+  EXPECT_EQ(j["packages"], 1);
+  EXPECT_EQ(j["per_rule"]["BTF-AGG-010"], 2);
+}
+
+// Without a listing limit (JSON, SARIF, JUnit) every finding is listed and
+// there is no closing note.
+TEST(Report, NoListingLimitListsEveryFinding) {
+  set_listing_limit(no_listing_limit);
+  DiagnosticList list;
+  Findings findings("vmlinux", list);
+  for (size_t i = 0; i < Findings::kPerRuleLimit + 50; ++i)
+    findings.emit(btf::xc::rules::SYM_007, Location{"vmlinux", ".BTF", i, "", std::nullopt, "", std::nullopt}, "finding");
+  findings.finish(".BTF");
+  synth::BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 150; ++i) b.add_ptr(9999);  // BTF-TYPE-007 each
+  DiagnosticList verifier;
+  btf::check_btf(b.build(), nullptr, {}, "blob", "", verifier);
+  set_listing_limit(Findings::kPerRuleLimit);
+  EXPECT_EQ(list.items().size(), Findings::kPerRuleLimit + 50);
+  EXPECT_EQ(list.count("XC-SYM-007"), Findings::kPerRuleLimit + 50);
+  EXPECT_EQ(verifier.count("BTF-TYPE-007"), 150u);
+  for (const auto& d : verifier.items()) EXPECT_FALSE(d.unlisted_rule) << d.message;
 }
 
 TEST(Report, SummaryCountsPerRule) {

@@ -3,6 +3,7 @@
 // shifts, and what has no rule goes to the tool's notifications.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "btf/btf_rules.h"
@@ -180,10 +181,34 @@ TEST(Sarif, ValidatesAgainstTheSchemaWithHostileNames) {
   const std::vector<Diagnostic> ds{finding(0x10, 5, name), note("note with \"quotes\"")};
   const ReportedInput in = elf_input(ds);
   const std::string doc = sarif({&in, 1});
-  EXPECT_TRUE(has(doc, "quote\\\" backslash\\\\ tab\\t byte\\u0001 high\\u00ff")) << doc;
+  EXPECT_TRUE(has(doc, "quote\\\" backslash\\\\ tab\\t byte\\u0001 high\\\\xff")) << doc;
   const auto verdict = testing::validate_against_sarif_schema(doc);
   ELFMETA_REQUIRE_INSTALLED(verdict.ran, verdict.output);
   EXPECT_TRUE(verdict.passed) << verdict.output << doc;
+}
+
+// The artifact's UTF-8 name comes back from the parsed document as the
+// same characters (in the message), and its path as the URI of its UTF-8
+// bytes; every finding is a result, however many one rule has.
+TEST(Sarif, Utf8PathsAndEveryFinding) {
+  const std::string name = "vmlinux-\xc3\xbc\xe2\x82\xac\xe2\x9c\x93";  // vmlinux-ü€✓
+  std::vector<Diagnostic> ds;
+  for (uint64_t i = 0; i < 150; ++i) {
+    ds.push_back(finding(0x10 * i, i + 1, "s" + std::to_string(i)));
+    ds.back().location.artifact = name;
+  }
+  ReportedInput in = elf_input(ds);
+  in.path = "/work/build/" + name;
+  in.name = name;
+  const std::string doc = sarif({&in, 1});
+  const auto j = nlohmann::json::parse(doc);
+  const auto& results = j["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 150u);
+  const std::string text = results[0]["message"]["text"];
+  EXPECT_EQ(text.rfind(name + ":.BTF+0x0", 0), 0u) << text;
+  EXPECT_EQ(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "build/vmlinux-%C3%BC%E2%82%AC%E2%9C%93");
+  EXPECT_TRUE(j["runs"][0]["invocations"][0]["toolExecutionNotifications"].empty());
 }
 
 TEST(Sarif, SchemaCheckRejectsAnInvalidLog) {

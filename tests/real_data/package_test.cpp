@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/debian_kernels.h"
 
@@ -51,13 +52,13 @@ TEST_P(DebianPackage, WholePackageHasNoErrors) {
     // A split kernel's linux-binary alone: the image, under its release's
     // profile and ORC layout. (Checked with its linux-modules: check_run's
     // pairing, tested there.)
-    EXPECT_NE(r.out.find("elfmeta: 1 input, 0 errors"), std::string::npos) << r.out.substr(0, 4000);
+    EXPECT_NE(r.out.find("elfmeta: 1 package, 1 artifact, 0 errors"), std::string::npos) << r.out.substr(0, 4000);
     EXPECT_EQ(r.out.find("newer than the newest"), std::string::npos) << r.out.substr(0, 4000);
     return;
   }
   ELFMETA_SKIP_UNLESS_PINNED();  // the module count is the pinned build's
   const size_t modules = GetParam() == "debian-6.1" ? 1121 : 1138;
-  EXPECT_NE(r.out.find("elfmeta: " + std::to_string(modules + 1) + " inputs, 0 errors"), std::string::npos)
+  EXPECT_NE(r.out.find("elfmeta: 1 package, " + with_thousands(modules + 1) + " artifacts, 0 errors"), std::string::npos)
       << r.out.substr(r.out.size() > 4000 ? r.out.size() - 4000 : 0);
   EXPECT_NE(r.out.find("module            " + std::to_string(modules)), std::string::npos);
   // Split BTF checked without its base would be all errors: the modules

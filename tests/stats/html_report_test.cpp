@@ -113,10 +113,30 @@ TEST(HtmlReport, DataBlockCountsFindingsPerRuleAndArtifact) {
   EXPECT_TRUE(data["baseline"].is_null());
 }
 
+TEST(HtmlReport, FirstLineIsTheVerdictWithVersionInputsAndDate) {
+  const Fixture f;
+  HtmlReport r = f.report();
+  r.tool_version = "0.1.0";
+  r.date = "2026-11-27 01:20 UTC";
+  const std::string verdict =
+      "elfmeta 0.1.0: 3 errors, 1 warning, 0 notes in linux-image-&lt;x&gt;.deb, &lt;!--&lt;script&gt;.deb (2026-11-27 01:20 UTC)";
+  const std::string page = page_of(r);
+  EXPECT_NE(page.find("<title>" + verdict + "</title>"), std::string::npos) << page.substr(0, 3000);
+  EXPECT_NE(page.find("<body>\n<h1>" + verdict + "</h1>"), std::string::npos) << page.substr(0, 3000);
+}
+
 TEST(HtmlReport, TablesNameRulesWithSummariesAndDocLinks) {
   const Fixture f;
   const std::string page = page_of(f.report());
-  EXPECT_NE(page.find("<a href=\"docs/rules/BTF-AGG-010.md\"><code>BTF-AGG-010</code></a>"), std::string::npos);
+  // Without a base URL the rules' text is in the page.
+  EXPECT_NE(page.find("<a href=\"#rule-BTF-AGG-010\"><code>BTF-AGG-010</code></a>"), std::string::npos);
+  EXPECT_NE(page.find("<details id=\"rule-BTF-AGG-010\">"), std::string::npos);
+  HtmlReport linked = f.report();
+  linked.rule_docs = "https://example.org/elfmeta/docs/rules/";
+  const std::string linked_page = page_of(linked);
+  EXPECT_NE(linked_page.find("<a href=\"https://example.org/elfmeta/docs/rules/BTF-AGG-010.md\"><code>BTF-AGG-010</code></a>"),
+            std::string::npos);
+  EXPECT_EQ(linked_page.find("<details id=\"rule-"), std::string::npos);
   EXPECT_NE(page.find(std::string(btf::rules::AGG_010.summary)), std::string::npos);
   EXPECT_NE(page.find("<td>kernel image</td><td class=\"n\">1</td>"), std::string::npos) << page;
   EXPECT_NE(page.find("1 artifact without findings"), std::string::npos);

@@ -7,8 +7,11 @@
 #include "btf/libbpf_model.h"
 #include "check_run.h"
 #include "cli.h"
+#include "core/findings.h"
+#include "core/listing_limit.h"
 #include "core/report.h"
 #include "core/summary_table.h"
+#include "core/text_report.h"
 #include "input/kernel_release.h"
 #include "input/reported_input.h"
 
@@ -140,6 +143,10 @@ CheckSettings parse_settings(Args& args, std::string_view command, std::initiali
       if (v != "text" && v != "json" && v != "sarif" && v != "junit")
         throw UsageError("--format takes text, json, sarif or junit, not '" + v + "'");
       s.format = v;
+    } else if (args.flag("--verbose") || args.flag("-v")) {
+      s.verbose = true;
+    } else if (args.flag("--quiet") || args.flag("-q")) {
+      s.quiet = true;
     } else if (args.flag("--timing")) {
       s.timing = true;
     } else if (args.flag("--Werror")) {
@@ -166,6 +173,9 @@ CheckSettings parse_check_settings(Args& args, std::string_view command, std::in
 
 int run_check(Args args) {
   CheckSettings s = parse_settings(args, "check", {});
+  // The text report lists a few findings of each rule and keeps a hostile
+  // input's output readable; JSON, SARIF and JUnit carry every finding.
+  set_listing_limit(s.format == "text" ? Findings::kPerRuleLimit : no_listing_limit);
   PhaseClock clock;
   std::string error;
   std::optional<CheckRun> run = run_checks(s, clock, error);
@@ -177,10 +187,18 @@ int run_check(Args args) {
   const size_t opened_count = run->opened;
   RunSummary summary;
   summary.inputs = results.size();
+  summary.packages = run->packages.size();
   summary.kernel = kernels_used(results);
   summary.consumer = consumer_used(s);
+  summary.btf = false;
+  for (const auto& r : results) {
+    summary.btf |= r.has_btf;
+    summary.orc |= r.has_orc;
+    summary.sframe |= r.has_sframe;
+  }
+  if (s.sframe_consumer != kNoConsumer) summary.sframe_consumer = consumer_name(static_cast<Consumer>(s.sframe_consumer));
   summary.btf_not_checked = run->btf_not_checked;
-  std::vector<ReportedInput> reported;  // SARIF and JUnit are whole documents: written once, at the end
+  std::vector<ReportedInput> reported;  // SARIF, JUnit and text are whole documents: written once, at the end
   for (auto& r : results) {
     if (!r.open_error.empty()) {
       std::cerr << "elfmeta: " << r.open_error << "\n";
@@ -188,12 +206,8 @@ int run_check(Args args) {
       reported.push_back(input::unreadable_input(r.open_error));
       continue;
     }
-    for (const auto& d : r.diagnostics) {
-      if (s.format == "json")
-        write_json(std::cout, d);
-      else if (s.format == "text")
-        write_text(std::cout, d);
-    }
+    if (s.format == "json")
+      for (const auto& d : r.diagnostics) write_json(std::cout, d);
     summary.add(r.diagnostics);
     ReportedInput in = r.checked ? r.reported : ReportedInput{};
     if (!r.checked) in.path = r.path, in.name = r.name;  // refused by a limit: its finding says why
@@ -207,11 +221,12 @@ int run_check(Args args) {
   else if (s.format == "junit")
     write_junit(std::cout, reported, summary, s.werror);
   else
-    write_text_summary(std::cout, summary);
-  if (s.format == "text" && opened_count > 1) {
+    write_text_report(std::cout, reported, summary, {s.verbose, s.quiet});
+  if (s.format == "text" && opened_count > 1 && !s.quiet) {
     SummaryTable table;
     for (const auto& r : results)
       if (r.checked) table.add(r.kind, r.diagnostics);
+    std::cout << "\n";
     write_summary_table(std::cout, table);
   }
   std::cout.flush();

@@ -583,6 +583,9 @@ class Runner {
     if (s_.orc_on) r.orc = check_orc_of(*r.artifact, symbols, why, r.kernel, list);
     if (s_.sframe_on) r.sframe = sframe::check_sframe(*r.artifact, sframe::SframeOptions{s_.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());
+    r.has_btf = s_.btf_on && (r.check.checked || skip_split_btf);
+    r.has_orc = r.orc.present;
+    r.has_sframe = r.sframe.present;
     r.checked = true;
   }
 
@@ -646,7 +649,7 @@ class Runner {
 }  // namespace
 
 // "6.18 (running kernel)", or for inputs of several kernels
-// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".
+// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 artifacts".
 std::string kernels_used(const std::vector<InputResult>& results) {
   std::vector<std::pair<std::string, size_t>> seen;
   for (const auto& r : results) {
@@ -662,7 +665,7 @@ std::string kernels_used(const std::vector<InputResult>& results) {
   for (const auto& [label, count] : seen) {
     if (!out.empty()) out += ", ";
     out += label;
-    if (seen.size() > 1 && count > 1) out += " for " + std::to_string(count) + " inputs";
+    if (seen.size() > 1 && count > 1) out += " for " + with_thousands(count) + " artifacts";
   }
   return out.empty() ? "none" : out;
 }

@@ -49,6 +49,8 @@ struct CheckSettings {
   // --kernel: one release for every input; unset: each input's own.
   std::optional<btf::KernelChoice> kernel;
   std::string format = "text";
+  // Text: --verbose lists every warning and the notes; --quiet prints the summary alone.
+  bool verbose = false, quiet = false;
   bool werror = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());  // -j: all cores unless told
   bool timing = false;  // --timing: where the time went, on stderr
@@ -88,6 +90,8 @@ struct InputResult {
   std::string name;        // the artifact name its diagnostics carry
   std::string kind;        // artifact_kind() of a checked artifact
   std::vector<Diagnostic> diagnostics;
+  // The formats the artifact has and the run checked, for the summary.
+  bool has_btf = false, has_orc = false, has_sframe = false;
   btf::KernelChoice kernel;
   ReportedInput reported;  // for SARIF and JUnit; its diagnostics are attached when written
   uint64_t order = 0;      // command-line order, packages expanded in archive order
@@ -149,7 +153,7 @@ CheckSettings parse_check_settings(Args& args, std::string_view command,
                                    std::initializer_list<std::string_view> refused);
 
 // "6.18 (running kernel)", or for inputs of several kernels
-// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 inputs".
+// "6.1 (banner 6.1.0-56-cloud-amd64), 6.18 (running kernel) for 2 artifacts".
 std::string kernels_used(const std::vector<InputResult>& results);
 
 // How the closing table groups artifacts.

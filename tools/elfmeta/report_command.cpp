@@ -1,17 +1,45 @@
 // elfmeta report: the run as one self-contained HTML page (summary, findings
 // per rule and per artifact, charts; against a stats baseline when given).
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 
 #include "check_run.h"
 #include "cli.h"
+#include "core/listing_limit.h"
 #include "stats/html_report.h"
 
 namespace elfmeta::cli {
 namespace {
 
+// Where rule links point: $ELFMETA_HOMEPAGE, else the build's
+// ELFMETA_HOMEPAGE unless it is the default that resolves nowhere; "" (the
+// rules' text embedded in the page) when neither.
+std::string rule_docs_base() {
+  std::string home;
+  if (const char* env = std::getenv("ELFMETA_HOMEPAGE"); env && *env)
+    home = env;
+  else if (!std::string_view(ELFMETA_HOMEPAGE).ends_with(".invalid"))
+    home = ELFMETA_HOMEPAGE;
+  while (!home.empty() && home.back() == '/') home.pop_back();
+  return home.empty() ? "" : home + "/docs/rules/";
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
 stats::HtmlReport report_of(const CheckRun& run, const CheckSettings& s) {
   stats::HtmlReport r;
+  r.tool_version = ELFMETA_VERSION;
+  r.date = utc_now();
+  r.rule_docs = rule_docs_base();
   r.inputs = s.inputs;
   r.kernel = kernels_used(run.results);
   r.consumer = consumer_used(s);
@@ -42,6 +70,8 @@ int run_report(Args args) {
   Args check_args(rest);
   CheckSettings s = parse_check_settings(check_args, "report", {"--format", "--Werror"});
   s.want_stats = true;
+  // Every finding, listed or not, in the counts and the finding keys (the page lists its own share).
+  set_listing_limit(no_listing_limit);
   std::string error;
   std::optional<stats::Stats> baseline;
   if (!baseline_path.empty() && !(baseline = stats::read_stats_file(baseline_path, error))) {

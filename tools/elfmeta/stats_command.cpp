@@ -5,6 +5,7 @@
 
 #include "check_run.h"
 #include "cli.h"
+#include "core/listing_limit.h"
 #include "stats/stats.h"
 
 namespace elfmeta::cli {
@@ -22,6 +23,8 @@ int run_stats(Args args) {
   Args check_args(rest);
   CheckSettings s = parse_check_settings(check_args, "stats", {"--format", "--Werror"});
   s.want_stats = true;
+  // Every finding, listed or not, in the counts and the finding keys (diff compares them).
+  set_listing_limit(no_listing_limit);
   PhaseClock clock;
   std::string error;
   auto run = run_checks(s, clock, error);

@@ -1,5 +1,6 @@
 #include "btf/findings.h"
 
+#include "core/listing_limit.h"
 #include "core/text.h"
 
 namespace elfmeta::btf {
@@ -31,7 +32,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
   if (d.severity == Severity::Error) ++errors_;
   if (kernel_refuses(rule)) ++kernel_errors_;
   ++findings_;
-  if (!per_rule_[&rule].add(d.severity, kPerRuleLimit)) return;
+  if (!per_rule_[&rule].add(d.severity, listing_limit())) return;
   sink_.report(std::move(d));
 }
 
@@ -98,9 +99,10 @@ void Findings::flag(uint32_t id) {
 }
 
 void Findings::finish() {
+  const size_t limit = listing_limit();
   for (const auto& [rule, counts] : per_rule_)
-    if (counts.total > kPerRuleLimit)
-      sink_.report(unlisted_note(*rule, counts, kPerRuleLimit,
+    if (counts.total > limit)
+      sink_.report(unlisted_note(*rule, counts, limit,
                                  Location{ctx_.artifact, ctx_.section, std::nullopt, "", std::nullopt, "", std::nullopt}));
 }
 

@@ -1,6 +1,8 @@
 // The findings of one artifact's check of one format: diagnostics counted
-// per rule, with at most kPerRuleLimit listed per rule so that a hostile
-// input stays readable (the rest are counted in a closing note). Findings
+// per rule, with at most listing_limit() listed per rule (core/
+// listing_limit.h: kPerRuleLimit for the text report, so that a hostile
+// input stays readable; none for JSON, SARIF, JUnit, stats, diff, report);
+// the rest are counted in a closing note. Findings
 // of a rule the selected consumer does not enforce become warnings.
 #pragma once
 
@@ -32,7 +34,7 @@ class Findings {
   Findings(std::string artifact, DiagnosticSink& sink, uint32_t consumer = kNoConsumer)
       : artifact_(std::move(artifact)), sink_(sink), consumer_(consumer) {}
 
-  static constexpr size_t kPerRuleLimit = 100;
+  static constexpr size_t kPerRuleLimit = 100;  // the text report's listing limit
 
   // `enforced_by`: the consumers that refuse this particular finding, where
   // that is narrower than the rule's (a tie of FDE starts refuses only the

@@ -13,13 +13,39 @@
 #include <sstream>
 
 #include "core/report.h"
+#include "core/text.h"
+#include "core/utf8.h"
 
 namespace elfmeta {
 
+// UTF-8 as is; what XML 1.0 cannot carry, not even as a character
+// reference (control characters, U+FFFE, U+FFFF), and bytes that are not
+// UTF-8 (names in BTF are bytes) as the four characters \xNN, as
+// valid_utf8() writes them for JSON.
 std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (const unsigned char c : s) {
+  auto raw_byte = [&](unsigned char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+    out += buf;
+  };
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const size_t n = utf8_sequence_length(s, i);
+      const bool non_character = n == 3 && c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
+                                 static_cast<unsigned char>(s[i + 2]) >= 0xbe;
+      if (n && !non_character) {
+        out.append(s.substr(i, n));
+        i += n;
+      } else {
+        raw_byte(c);
+        ++i;
+      }
+      continue;
+    }
+    ++i;
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -31,20 +57,10 @@ std::string xml_escape(std::string_view s) {
       case '\r': out += "&#13;"; break;
       case '\t': out += "&#9;"; break;
       default:
-        if (c < 0x20) {
-          // XML 1.0 cannot carry these at all, not even as references.
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else if (c >= 0x80) {
-          // Names in BTF are bytes, not necessarily UTF-8; each byte stands
-          // for itself, as in the JSON output.
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "&#x%02X;", c);
-          out += buf;
-        } else {
+        if (c < 0x20 || c == 0x7f)
+          raw_byte(c);
+        else
           out += static_cast<char>(c);
-        }
     }
   }
   return out;
@@ -144,7 +160,7 @@ SuiteCounts write_suite(std::ostream& out, const ReportedInput& input, const std
       << counts.failures << "\" errors=\"0\" skipped=\"0\">\n    <properties>\n";
   write_property(out, "path", input.path);
   write_property(out, "kernel", input.kernel);
-  write_property(out, "consumer", s.consumer);
+  if (s.btf) write_property(out, "consumer", s.consumer);  // BTF's consumer: only where BTF applied
   out << "    </properties>\n";
   // A clean input still shows up as checked.
   if (outcomes.empty()) out << "    <testcase classname=\"elfmeta\" name=\"no findings\"/>\n";

@@ -1,37 +1,23 @@
 #include "core/report.h"
 
-#include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "core/utf8.h"
 
 namespace elfmeta {
 
+using Json = nlohmann::ordered_json;
+
 std::string json_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out;
+  const std::string quoted = Json(valid_utf8(s)).dump();
+  return quoted.substr(1, quoted.size() - 2);
 }
 
 std::string location_text(const Location& l) {
   std::string s = l.artifact;
   if (!l.section.empty()) s += ":" + l.section;
-  if (l.offset) s += (l.section.empty() ? "+" : "+") + hex(*l.offset);
+  if (l.offset) s += "+" + hex(*l.offset);
   if (!l.record_label.empty() && l.index) {
     s += " [" + l.record_label + " " + std::to_string(*l.index);
     if (!l.record_kind.empty()) s += " " + l.record_kind;
@@ -48,56 +34,100 @@ void write_text(std::ostream& out, const Diagnostic& d) {
   for (const auto& n : d.notes) out << "    note: " << n << "\n";
 }
 
+namespace {
+
+Json optional_number(const std::optional<uint64_t>& v) { return v ? Json(*v) : Json(nullptr); }
+
+}  // namespace
+
 void write_json(std::ostream& out, const Diagnostic& d) {
   const Location& l = d.location;
-  out << "{\"type\":\"diagnostic\",\"rule\":" << (d.rule ? "\"" + std::string(d.rule->id) + "\"" : "null")
-      << ",\"severity\":\"" << severity_name(d.severity) << "\",\"artifact\":\"" << json_escape(l.artifact)
-      << "\",\"section\":\"" << json_escape(l.section) << "\",\"offset\":"
-      << (l.offset ? std::to_string(*l.offset) : "null") << ",\"index\":" << (l.index ? std::to_string(*l.index) : "null");
-  if (!l.record_kind.empty()) out << ",\"kind\":\"" << json_escape(l.record_kind) << "\"";
-  if (l.record_name) out << ",\"name\":\"" << json_escape(*l.record_name) << "\"";
-  out << ",\"message\":\"" << json_escape(d.message) << "\",\"notes\":[";
-  for (size_t i = 0; i < d.notes.size(); ++i) out << (i ? "," : "") << "\"" << json_escape(d.notes[i]) << "\"";
-  out << "]}\n";
+  Json j;
+  j["type"] = "diagnostic";
+  j["rule"] = d.rule ? Json(std::string(d.rule->id)) : Json(nullptr);
+  j["severity"] = severity_name(d.severity);
+  j["artifact"] = valid_utf8(l.artifact);
+  j["section"] = valid_utf8(l.section);
+  j["offset"] = optional_number(l.offset);
+  j["index"] = optional_number(l.index);
+  if (!l.record_kind.empty()) j["kind"] = valid_utf8(l.record_kind);
+  if (l.record_name) j["name"] = valid_utf8(*l.record_name);
+  j["message"] = valid_utf8(d.message);
+  j["notes"] = Json::array();
+  for (const auto& n : d.notes) j["notes"].push_back(valid_utf8(n));
+  out << j.dump() << "\n";
 }
 
 void RunSummary::add(const std::vector<Diagnostic>& diagnostics) {
+  auto count = [&](Severity s, size_t n) {
+    (s == Severity::Error ? errors : s == Severity::Warning ? warnings : notes) += n;
+  };
   for (const auto& d : diagnostics) {
     if (d.unlisted_rule) {
-      errors += d.unlisted[size_t(Severity::Error)];
-      warnings += d.unlisted[size_t(Severity::Warning)];
-      per_rule[std::string(d.unlisted_rule->id)] +=
-          d.unlisted[0] + d.unlisted[1] + d.unlisted[2];
+      for (size_t s = 0; s < 3; ++s) count(Severity(s), d.unlisted[s]);
+      per_rule[std::string(d.unlisted_rule->id)] += d.unlisted[0] + d.unlisted[1] + d.unlisted[2];
     }
     if (!d.rule) continue;
-    if (d.severity == Severity::Error) ++errors;
-    if (d.severity == Severity::Warning) ++warnings;
+    count(d.severity, 1);
     ++per_rule[std::string(d.rule->id)];
   }
 }
 
+namespace {
+
+std::string counted(size_t n, const char* one, const char* many) {
+  return with_thousands(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string summary_counts(const RunSummary& s) {
+  std::string out;
+  if (s.packages) out = counted(s.packages, "package", "packages") + ", ";
+  out += counted(s.inputs, s.packages ? "artifact" : "input", s.packages ? "artifacts" : "inputs");
+  if (s.unreadable) out += " (" + with_thousands(s.unreadable) + " unreadable)";
+  out += ", " + counted(s.errors, "error", "errors") + ", " + counted(s.warnings, "warning", "warnings") + ", " +
+         counted(s.notes, "note", "notes");
+  return out;
+}
+
+std::string summary_profiles(const RunSummary& s) {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  if (s.btf) add("BTF: kernel " + s.kernel + ", consumer " + s.consumer);
+  if (s.orc) add("ORC: kernel " + s.kernel);
+  if (s.sframe) add("SFrame: consumer " + (s.sframe_consumer.empty() ? std::string("any") : s.sframe_consumer));
+  return out;
+}
+
 void write_text_summary(std::ostream& out, const RunSummary& s) {
-  out << "elfmeta: " << s.inputs << (s.inputs == 1 ? " input" : " inputs");
-  if (s.unreadable) out << " (" << s.unreadable << " unreadable)";
-  out << ", " << s.errors << (s.errors == 1 ? " error" : " errors") << ", " << s.warnings
-      << (s.warnings == 1 ? " warning" : " warnings") << " (kernel " << s.kernel << ", consumer " << s.consumer << ")\n";
+  out << "elfmeta: " << summary_counts(s);
+  if (const std::string profiles = summary_profiles(s); !profiles.empty()) out << " (" << profiles << ")";
+  out << "\n";
   if (s.btf_not_checked)
     out << "elfmeta: NOT CHECKED: the split BTF of " << s.btf_not_checked << (s.btf_not_checked == 1 ? " module" : " modules")
         << " (its base was not given; the notes say which package is needed)\n";
-  for (const auto& [rule, n] : s.per_rule) out << "  " << rule << ": " << n << "\n";
 }
 
 void write_json_summary(std::ostream& out, const RunSummary& s) {
-  out << "{\"type\":\"summary\",\"inputs\":" << s.inputs << ",\"unreadable\":" << s.unreadable
-      << ",\"errors\":" << s.errors << ",\"warnings\":" << s.warnings << ",\"btf_not_checked\":" << s.btf_not_checked
-      << ",\"kernel\":\"" << json_escape(s.kernel)
-      << "\",\"consumer\":\"" << json_escape(s.consumer) << "\",\"per_rule\":{";
-  bool first = true;
-  for (const auto& [rule, n] : s.per_rule) {
-    out << (first ? "" : ",") << "\"" << rule << "\":" << n;
-    first = false;
-  }
-  out << "}}\n";
+  Json j;
+  j["type"] = "summary";
+  j["inputs"] = s.inputs;
+  j["packages"] = s.packages;
+  j["unreadable"] = s.unreadable;
+  j["errors"] = s.errors;
+  j["warnings"] = s.warnings;
+  j["notes"] = s.notes;
+  j["btf_not_checked"] = s.btf_not_checked;
+  j["kernel"] = valid_utf8(s.kernel);
+  j["consumer"] = valid_utf8(s.consumer);
+  j["formats"] = Json::array();
+  if (s.btf) j["formats"].push_back("BTF");
+  if (s.orc) j["formats"].push_back("ORC");
+  if (s.sframe) j["formats"].push_back("SFrame");
+  j["per_rule"] = Json::object();
+  for (const auto& [rule, n] : s.per_rule) j["per_rule"][rule] = n;
+  out << j.dump() << "\n";
 }
 
 }  // namespace elfmeta

@@ -24,22 +24,34 @@ std::string location_text(const Location& l);
 // kind, name, message, notes.
 void write_json(std::ostream& out, const Diagnostic& d);
 
+// `s` as the inside of a JSON string (no quotes), through the JSON writer:
+// UTF-8 as is, invalid UTF-8 bytes as \\xNN (valid_utf8 in core/text.h).
 std::string json_escape(std::string_view s);
 
 struct RunSummary {
-  size_t inputs = 0;
+  size_t inputs = 0;      // artifacts: every member of a package counts
+  size_t packages = 0;    // kernel packages and unpacked trees among the command line's inputs
   size_t unreadable = 0;
   size_t errors = 0;
   size_t warnings = 0;
+  size_t notes = 0;       // findings of a rule at note severity
   std::map<std::string, size_t> per_rule;  // rule id -> findings
   std::string kernel;                      // profile used, e.g. "6.18"
-  std::string consumer;
+  std::string consumer;                    // BTF's consumer
+  // The formats found in the inputs ("BTF", "ORC", "SFrame"): the summary
+  // names a consumer and a kernel profile only for those that applied.
+  bool btf = true, orc = false, sframe = false;
+  std::string sframe_consumer;             // "" when none was chosen
   // Artifacts whose split BTF was not checked for want of its base (their
   // package's note says which package is needed): not run, never clean.
   size_t btf_not_checked = 0;
   void add(const std::vector<Diagnostic>& diagnostics);
 };
 
+// "1 package, 1,139 artifacts, 0 errors, 944 warnings, 214 notes"
+std::string summary_counts(const RunSummary& s);
+// "BTF: kernel 6.12 (banner ...), consumer bpf-load; ORC: kernel 6.12"
+std::string summary_profiles(const RunSummary& s);
 void write_text_summary(std::ostream& out, const RunSummary& s);
 void write_json_summary(std::ostream& out, const RunSummary& s);
 

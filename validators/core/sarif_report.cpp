@@ -6,8 +6,12 @@
 #include <filesystem>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "core/report.h"
 #include "core/rule_docs.h"
+#include "core/text.h"
+#include "core/utf8.h"
 
 namespace elfmeta {
 namespace {
@@ -15,57 +19,13 @@ namespace {
 constexpr std::string_view kSchemaUri =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-// Writes indented JSON: it places the commas and the line breaks; the caller
-// says what goes where. Separate names per value type, because a string
-// literal would otherwise convert to bool rather than to string_view.
-class JsonOut {
- public:
-  explicit JsonOut(std::ostream& out) : out_(out) {}
-  // An empty key opens an array element.
-  void open(std::string_view key, char bracket) {
-    element(key);
-    out_ << bracket;
-    first_.push_back(true);
-  }
-  void close(char bracket) {
-    const bool empty = first_.back();
-    first_.pop_back();
-    if (!empty) newline();
-    out_ << bracket;
-  }
-  void text(std::string_view key, std::string_view value) {
-    element(key);
-    out_ << '"' << json_escape(value) << '"';
-  }
-  void number(std::string_view key, uint64_t value) {
-    element(key);
-    out_ << value;
-  }
-  void boolean(std::string_view key, bool value) {
-    element(key);
-    out_ << (value ? "true" : "false");
-  }
-  void message(std::string_view key, std::string_view text_value) {
-    open(key, '{');
-    text("text", text_value);
-    close('}');
-  }
-  void finish() { out_ << "\n"; }
+using Json = nlohmann::ordered_json;
 
- private:
-  void element(std::string_view key) {
-    if (!first_.empty()) {
-      if (!first_.back()) out_ << ',';
-      first_.back() = false;
-      newline();
-    }
-    if (!key.empty()) out_ << '"' << json_escape(key) << "\": ";
-  }
-  void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
-
-  std::ostream& out_;
-  std::vector<bool> first_;
-};
+// Every string of the document goes through here: UTF-8 as is, bytes that
+// are not UTF-8 as \\xNN (core/text.h), so that the writer never meets
+// invalid UTF-8.
+Json text(std::string_view s) { return Json(valid_utf8(s)); }
+Json message(std::string_view s) { return Json{{"text", text(s)}}; }
 
 // "member ends past the struct size" -> "MemberEndsPastTheStructSize": SARIF
 // wants a readable identifier besides the opaque rule id.
@@ -193,40 +153,32 @@ std::optional<uint64_t> file_offset(const ReportedInput& input, const Location& 
 // (the file as a whole) for GitHub, byteOffset for readers of binary regions.
 // The record's length is not known, so byteLength is left out (an insertion
 // point at byteOffset).
-void write_region(JsonOut& j, std::optional<uint64_t> byte_offset) {
-  j.open("region", '{');
-  j.number("startLine", 1);
-  if (byte_offset) j.number("byteOffset", *byte_offset);
-  j.close('}');
+Json region(std::optional<uint64_t> byte_offset) {
+  Json j{{"startLine", 1}};
+  if (byte_offset) j["byteOffset"] = *byte_offset;
+  return j;
 }
 
-void write_logical_location(JsonOut& j, const Location& l) {
-  if (!has_record(l) && l.section.empty()) return;
-  j.open("logicalLocations", '[');
-  j.open("", '{');
+Json logical_location(const Location& l) {
+  Json j;
   if (has_record(l)) {
-    j.text("name", record_text(l));
-    j.text("fullyQualifiedName", l.section.empty() ? record_text(l) : l.section + "/" + record_text(l));
-    j.text("kind", l.record_label == "type" ? "type" : "element");
+    j["name"] = text(record_text(l));
+    j["fullyQualifiedName"] = text(l.section.empty() ? record_text(l) : l.section + "/" + record_text(l));
+    j["kind"] = l.record_label == "type" ? "type" : "element";
   } else {
-    j.text("name", l.section);
-    j.text("fullyQualifiedName", l.section);
-    j.text("kind", "section");
+    j["name"] = text(l.section);
+    j["fullyQualifiedName"] = text(l.section);
+    j["kind"] = "section";
   }
-  j.close('}');
-  j.close(']');
+  return Json::array({j});
 }
 
-void write_location(JsonOut& j, const ReportedInput& input, const std::filesystem::path& cwd, const Location* l) {
-  j.open("", '{');
-  j.open("physicalLocation", '{');
-  j.open("artifactLocation", '{');
-  j.text("uri", artifact_uri(input.path, cwd));
-  j.close('}');
-  write_region(j, l ? file_offset(input, *l) : std::nullopt);
-  j.close('}');
-  if (l) write_logical_location(j, *l);
-  j.close('}');
+Json location(const ReportedInput& input, const std::filesystem::path& cwd, const Location* l) {
+  Json j;
+  j["physicalLocation"]["artifactLocation"]["uri"] = text(artifact_uri(input.path, cwd));
+  j["physicalLocation"]["region"] = region(l ? file_offset(input, *l) : std::nullopt);
+  if (l && (has_record(*l) || !l->section.empty())) j["logicalLocations"] = logical_location(*l);
+  return j;
 }
 
 // The rules that fired (or were counted past the listing limit), in table
@@ -259,130 +211,94 @@ std::string rule_family(const Rule& r) {
   return family;
 }
 
-void write_rule(JsonOut& j, const Rule& r, const SarifOptions& options) {
-  j.open("", '{');
-  j.text("id", r.id);
-  j.text("name", rule_name(r));
-  j.message("shortDescription", r.summary);
-  j.message("fullDescription", r.explanation.empty() ? r.summary : r.explanation);
-  j.open("help", '{');
-  j.text("text", help_text(r));
-  j.text("markdown", rule_doc_page(r));
-  j.close('}');
-  if (!options.homepage.empty()) j.text("helpUri", options.homepage + "/docs/rules/" + std::string(r.id) + ".md");
-  j.open("defaultConfiguration", '{');
-  j.text("level", severity_name(r.severity));
-  j.close('}');
-  j.open("properties", '{');
-  j.open("tags", '[');
-  j.text("", rule_family(r));
-  j.close(']');
-  j.close('}');
-  j.close('}');
+Json rule_entry(const Rule& r, const SarifOptions& options) {
+  Json j;
+  j["id"] = text(r.id);
+  j["name"] = text(rule_name(r));
+  j["shortDescription"] = message(r.summary);
+  j["fullDescription"] = message(r.explanation.empty() ? r.summary : r.explanation);
+  j["help"] = {{"text", text(help_text(r))}, {"markdown", text(rule_doc_page(r))}};
+  if (!options.homepage.empty()) j["helpUri"] = text(options.homepage + "/docs/rules/" + std::string(r.id) + ".md");
+  j["defaultConfiguration"] = {{"level", severity_name(r.severity)}};
+  j["properties"] = {{"tags", Json::array({text(rule_family(r))})}};
+  return j;
 }
 
-void write_driver(JsonOut& j, const std::vector<const Rule*>& rules, const SarifOptions& options) {
-  j.open("tool", '{');
-  j.open("driver", '{');
-  j.text("name", "elfmeta");
-  j.text("version", options.tool_version);
-  j.text("semanticVersion", options.tool_version);
-  if (!options.homepage.empty()) j.text("informationUri", options.homepage);
-  j.open("rules", '[');
-  for (const Rule* r : rules) write_rule(j, *r, options);
-  j.close(']');
-  j.close('}');
-  j.close('}');
+Json tool(const std::vector<const Rule*>& rules, const SarifOptions& options) {
+  Json driver;
+  driver["name"] = "elfmeta";
+  driver["version"] = text(options.tool_version);
+  driver["semanticVersion"] = text(options.tool_version);
+  if (!options.homepage.empty()) driver["informationUri"] = text(options.homepage);
+  driver["rules"] = Json::array();
+  for (const Rule* r : rules) driver["rules"].push_back(rule_entry(*r, options));
+  return Json{{"driver", driver}};
 }
 
-void write_result(JsonOut& j, const ReportedInput& input, const Diagnostic& d, size_t rule_index,
-                  Fingerprints& fingerprints, const std::filesystem::path& cwd) {
-  j.open("", '{');
-  j.text("ruleId", d.rule->id);
-  j.number("ruleIndex", rule_index);
-  j.text("level", severity_name(d.severity));
-  j.message("message", message_text(d));
-  j.open("locations", '[');
-  write_location(j, input, cwd, &d.location);
-  j.close(']');
-  j.open("partialFingerprints", '{');
-  j.text("elfmetaFinding/v1", fingerprints.next(d));
-  j.close('}');
-  j.close('}');
+Json result(const ReportedInput& input, const Diagnostic& d, size_t rule_index, Fingerprints& fingerprints,
+            const std::filesystem::path& cwd) {
+  Json j;
+  j["ruleId"] = text(d.rule->id);
+  j["ruleIndex"] = rule_index;
+  j["level"] = severity_name(d.severity);
+  j["message"] = message(message_text(d));
+  j["locations"] = Json::array({location(input, cwd, &d.location)});
+  j["partialFingerprints"] = {{"elfmetaFinding/v1", fingerprints.next(d)}};
+  return j;
 }
 
-void write_results(JsonOut& j, std::span<const ReportedInput> inputs, const std::map<const Rule*, size_t>& rules,
-                   const std::filesystem::path& cwd) {
-  j.open("results", '[');
+Json results(std::span<const ReportedInput> inputs, const std::map<const Rule*, size_t>& rules,
+             const std::filesystem::path& cwd) {
+  Json j = Json::array();
   for (const auto& input : inputs) {
     Fingerprints fingerprints;
     for (const auto& d : input.diagnostics)
-      if (d.rule) write_result(j, input, d, rules.at(d.rule), fingerprints, cwd);
+      if (d.rule) j.push_back(result(input, d, rules.at(d.rule), fingerprints, cwd));
   }
-  j.close(']');
+  return j;
 }
 
 // Findings without a rule (a check skipped for want of context, the count of
-// findings past the listing limit) and inputs that could not be read are
+// findings past a listing limit) and inputs that could not be read are
 // about the run, not about the inputs: SARIF's tool execution notifications.
-void write_notifications(JsonOut& j, std::span<const ReportedInput> inputs, const std::map<const Rule*, size_t>& rules,
-                         const std::filesystem::path& cwd) {
-  j.open("toolExecutionNotifications", '[');
+Json notifications(std::span<const ReportedInput> inputs, const std::map<const Rule*, size_t>& rules,
+                   const std::filesystem::path& cwd) {
+  Json list = Json::array();
   for (const auto& input : inputs) {
     if (!input.error.empty()) {
-      j.open("", '{');
-      j.text("level", "error");
-      j.message("message", input.error);
-      if (!input.path.empty()) {
-        j.open("locations", '[');
-        write_location(j, input, cwd, nullptr);
-        j.close(']');
-      }
-      j.close('}');
+      Json j;
+      j["level"] = "error";
+      j["message"] = message(input.error);
+      if (!input.path.empty()) j["locations"] = Json::array({location(input, cwd, nullptr)});
+      list.push_back(std::move(j));
     }
     for (const auto& d : input.diagnostics) {
       if (d.rule) continue;
-      j.open("", '{');
-      j.text("level", severity_name(d.severity));
-      j.message("message", message_text(d));
-      j.open("locations", '[');
-      write_location(j, input, cwd, &d.location);
-      j.close(']');
-      if (d.unlisted_rule) {
-        j.open("associatedRule", '{');
-        j.text("id", d.unlisted_rule->id);
-        j.number("index", rules.at(d.unlisted_rule));
-        j.close('}');
-      }
-      j.close('}');
+      Json j;
+      j["level"] = severity_name(d.severity);
+      j["message"] = message(message_text(d));
+      j["locations"] = Json::array({location(input, cwd, &d.location)});
+      if (d.unlisted_rule) j["associatedRule"] = {{"id", text(d.unlisted_rule->id)}, {"index", rules.at(d.unlisted_rule)}};
+      list.push_back(std::move(j));
     }
   }
-  j.close(']');
+  return list;
 }
 
-void write_invocation(JsonOut& j, std::span<const ReportedInput> inputs, const RunSummary& s,
-                      const std::map<const Rule*, size_t>& rules, const std::filesystem::path& cwd) {
-  j.open("invocations", '[');
-  j.open("", '{');
-  j.boolean("executionSuccessful", s.unreadable == 0);
-  write_notifications(j, inputs, rules, cwd);
-  j.close('}');
-  j.close(']');
-}
-
-void write_run_properties(JsonOut& j, const RunSummary& s) {
-  j.open("properties", '{');
-  j.number("inputs", s.inputs);
-  j.number("unreadable", s.unreadable);
-  j.number("btfNotChecked", s.btf_not_checked);
-  j.number("errors", s.errors);
-  j.number("warnings", s.warnings);
-  j.text("kernel", s.kernel);
-  j.text("consumer", s.consumer);
-  j.open("perRule", '{');
-  for (const auto& [rule, n] : s.per_rule) j.number(rule, n);
-  j.close('}');
-  j.close('}');
+Json run_properties(const RunSummary& s) {
+  Json j;
+  j["inputs"] = s.inputs;
+  j["packages"] = s.packages;
+  j["unreadable"] = s.unreadable;
+  j["btfNotChecked"] = s.btf_not_checked;
+  j["errors"] = s.errors;
+  j["warnings"] = s.warnings;
+  j["notes"] = s.notes;
+  j["kernel"] = text(s.kernel);
+  j["consumer"] = text(s.consumer);
+  j["perRule"] = Json::object();
+  for (const auto& [rule, n] : s.per_rule) j["perRule"][rule] = n;
+  return j;
 }
 
 }  // namespace
@@ -392,20 +308,17 @@ void write_sarif(std::ostream& out, std::span<const ReportedInput> inputs, const
   const std::filesystem::path cwd =
       options.working_directory.empty() ? std::filesystem::current_path() : std::filesystem::path(options.working_directory);
   const auto rules = rules_used(inputs);
-  JsonOut j(out);
-  j.open("", '{');
-  j.text("$schema", kSchemaUri);
-  j.text("version", "2.1.0");
-  j.open("runs", '[');
-  j.open("", '{');
-  write_driver(j, by_index(rules), options);
-  write_invocation(j, inputs, s, rules, cwd);
-  write_results(j, inputs, rules, cwd);
-  write_run_properties(j, s);
-  j.close('}');
-  j.close(']');
-  j.close('}');
-  j.finish();
+  Json run;
+  run["tool"] = tool(by_index(rules), options);
+  run["invocations"] = Json::array(
+      {Json{{"executionSuccessful", s.unreadable == 0}, {"toolExecutionNotifications", notifications(inputs, rules, cwd)}}});
+  run["results"] = results(inputs, rules, cwd);
+  run["properties"] = run_properties(s);
+  Json doc;
+  doc["$schema"] = kSchemaUri;
+  doc["version"] = "2.1.0";
+  doc["runs"] = Json::array({std::move(run)});
+  out << doc.dump(2) << "\n";
 }
 
 }  // namespace elfmeta

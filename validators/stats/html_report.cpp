@@ -10,6 +10,7 @@
 
 #include "core/report.h"
 #include "core/rule.h"
+#include "core/rule_docs.h"
 #include "core/summary_table.h"
 
 namespace elfmeta::stats {
@@ -307,12 +308,12 @@ std::string script_nonce() {
   return out;
 }
 
-void write_head(std::ostream& out, const std::string& nonce) {
+void write_head(std::ostream& out, const std::string& nonce, const std::string& title) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
       << "script-src 'nonce-" << nonce << "'\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<title>elfmeta report</title>\n<style>" << kStyle << "</style>\n</head>\n";
+      << "<title>" << html_escape(title) << "</title>\n<style>" << kStyle << "</style>\n</head>\n";
 }
 
 void write_summary(std::ostream& out, const HtmlReport& r, const SummaryTable& table) {
@@ -364,7 +365,8 @@ void write_rules(std::ostream& out, const HtmlReport& r, const SummaryTable& tab
   for (const auto& id : rules_by_count(table)) {
     const Tally& t = table.per_rule.at(id);
     const Rule* rule = find_rule(id);
-    out << "<tr><td><a href=\"" << html_escape(r.rule_docs + id) << ".md\"><code>" << html_escape(id)
+    const std::string href = r.rule_docs.empty() ? "#rule-" + id : r.rule_docs + id + ".md";
+    out << "<tr><td><a href=\"" << html_escape(href) << "\"><code>" << html_escape(id)
         << "</code></a></td><td>" << severities_seen(t) << "</td><td class=\"n\">" << total(t) << "</td><td class=\"n\">"
         << t.artifacts << "</td><td>" << html_escape(rule ? rule->summary : "") << "</td></tr>\n";
   }
@@ -488,18 +490,55 @@ std::string html_escape(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// Without a base URL for the rules' pages, their text in the page: the
+// rule links then work wherever the page is opened.
+void write_rule_texts(std::ostream& out, const HtmlReport& r, const SummaryTable& table) {
+  if (!r.rule_docs.empty() || table.per_rule.empty()) return;
+  out << "<section id=\"rule-texts\">\n<h2>Rules</h2>\n";
+  for (const auto& [id, t] : table.per_rule) {
+    const Rule* rule = find_rule(id);
+    out << "<details id=\"rule-" << html_escape(id) << "\"><summary><code>" << html_escape(id) << "</code> "
+        << html_escape(rule ? rule->summary : "") << "</summary>\n<pre>"
+        << html_escape(rule ? rule_doc_page(*rule) : std::string()) << "</pre></details>\n";
+  }
+  out << "</section>\n";
+}
+
+}  // namespace
+
+std::string html_verdict(const HtmlReport& r) {
+  SummaryTable table;
+  for (const auto& a : r.artifacts) table.add(a.kind, a.diagnostics);
+  const Tally all = all_findings(table);
+  std::string inputs;
+  for (const auto& in : r.inputs) inputs += (inputs.empty() ? "" : ", ") + in;
+  std::string out = "elfmeta";
+  if (!r.tool_version.empty()) out += " " + r.tool_version;
+  out += ": " + count_text(all.by_severity[size_t(Severity::Error)], "error", "errors") + ", " +
+         count_text(all.by_severity[size_t(Severity::Warning)], "warning", "warnings") + ", " +
+         count_text(all.by_severity[size_t(Severity::Note)], "note", "notes");
+  if (!r.unreadable.empty()) out += ", " + count_text(r.unreadable.size(), "unreadable input", "unreadable inputs");
+  if (!inputs.empty()) out += " in " + inputs;
+  if (!r.date.empty()) out += " (" + r.date + ")";
+  return out;
+}
+
 void write_html_report(std::ostream& out, const HtmlReport& r) {
   SummaryTable table;
   for (const auto& a : r.artifacts) table.add(a.kind, a.diagnostics);
   const auto with_findings = artifacts_with_findings(r);
   const std::string nonce = script_nonce();
-  write_head(out, nonce);
-  out << "<body>\n<h1>elfmeta report</h1>\n<p id=\"render-error\" hidden></p>\n";
+  const std::string verdict = html_verdict(r);
+  write_head(out, nonce, verdict);
+  out << "<body>\n<h1>" << html_escape(verdict) << "</h1>\n<p id=\"render-error\" hidden></p>\n";
   write_summary(out, r, table);
   write_rules(out, r, table);
   write_artifact_chart(out, with_findings);
   write_baseline(out, r);
   write_findings(out, r, with_findings);
+  write_rule_texts(out, r, table);
   out << "<script type=\"application/json\" id=\"report-data\">" << script_safe_json(page_data(r, table, with_findings))
       << "</script>\n<script nonce=\"" << nonce << "\">" << kScript << "</script>\n</body>\n</html>\n";
 }

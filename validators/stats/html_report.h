@@ -47,9 +47,18 @@ struct HtmlReport {
   // on every module would otherwise make the page unreadably long); the
   // tables and charts count them all.
   size_t listed_per_rule = 200;
-  // Rule IDs link to their page under this prefix (docs/rules/ID.md).
-  std::string rule_docs = "docs/rules/";
+  // Rule IDs link to their page under this prefix (docs/rules/ID.md), an
+  // absolute URL so that the link works wherever the page is opened; empty:
+  // each rule's text is embedded in the page and the IDs link to it.
+  std::string rule_docs;
+  // The first line and the title: the verdict, with the tool's version, the
+  // inputs and the date.
+  std::string tool_version;
+  std::string date;  // "2026-11-27 01:20 UTC"
 };
+
+// "elfmeta 0.1.0: 0 errors, 944 warnings, 214 notes in vmlinux (2026-11-27 01:20 UTC)"
+std::string html_verdict(const HtmlReport& report);
 
 void write_html_report(std::ostream& out, const HtmlReport& report);
 
