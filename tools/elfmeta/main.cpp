@@ -34,6 +34,11 @@ constexpr const char* kUsage =
     "                         one self-contained HTML page (no network): summary,\n"
     "                         findings per rule and per artifact, charts; counts\n"
     "                         against the baseline when given\n"
+    "  coverage [CHECK OPTIONS] [--format text|json] INPUT...\n"
+    "                         how far BTF + kallsyms + ORC/SFrame stand in for DWARF:\n"
+    "                         functions with a usable prototype, data symbols with a\n"
+    "                         VAR, code the unwind tables cover; per artifact and per\n"
+    "                         package (docs/coverage.md)\n"
     "  kernels [--docs FILE]  list the version gates behind --kernel\n"
     "  rules [--format text|json]   list every rule\n"
     "  rules --docs DIR             write one Markdown page per rule\n"
@@ -69,6 +74,7 @@ int main(int argc, char** argv) {
     if (command == "explain") return elfmeta::cli::run_explain(std::move(args));
     if (command == "dump") return elfmeta::cli::run_dump(std::move(args));
     if (command == "oracle") return elfmeta::cli::run_oracle(std::move(args));
+    if (command == "coverage") return elfmeta::cli::run_coverage(std::move(args));
     throw elfmeta::cli::UsageError("unknown command '" + command + "' (try elfmeta --help)");
   } catch (const elfmeta::cli::UsageError& e) {
     std::cerr << "elfmeta: " << e.what() << "\n";
