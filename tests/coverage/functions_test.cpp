@@ -59,6 +59,21 @@ TEST(CoverageFunctions, OnlyACloneSymbolIsNotCovered) {
   EXPECT_EQ(coverage::source_name("pick.constprop.0.isra.0"), "pick");
 }
 
+// pahole's true_signature: a FUNC under the clone's own name, with the
+// clone's real parameters, describes it.
+TEST(CoverageFunctions, AFuncOfTheClonesOwnNameCoversIt) {
+  Protos p;
+  p.b.add_func("scale.constprop.0", p.two);
+  auto run = with_kallsyms(p.b.build(), "ffffffff81000000 t scale.constprop.0\n");
+  const auto c = coverage::function_coverage(run->in());
+  EXPECT_EQ(c.with_func, 1u);
+  EXPECT_EQ(c.clone_symbols, 0u);
+  EXPECT_EQ(c.abi_prototype, 1u);
+  EXPECT_EQ(c.covered, 1u);
+  EXPECT_EQ(c.funcs_without_symbol, 0u);
+  EXPECT_EQ(c.clone_only_funcs, 0u);
+}
+
 constexpr const char* kTwoStatics = "ffffffff81000000 t dup\nffffffff81000040 t dup\n";
 
 // Two statics of one name with different prototypes (two FUNCs): without

@@ -1,7 +1,9 @@
 // Functions: text symbols against BTF FUNC records. A FUNC describes the
 // code of a symbol of its own name; a compiler clone's (.isra, .constprop,
 // .part) ABI may differ from the source prototype (XC-SYM-004's case), so a
-// clone is "with a FUNC" but not covered. A name with several instances is
+// clone with only its source's FUNC is "with a FUNC" but not covered; one
+// with a FUNC of its own name (pahole 1.32's true_signature encodes the
+// clone's real signature under it) is. A name with several instances is
 // covered per instance when one prototype serves every FUNC of the name or
 // an "addr=0x..." DECL_TAG on a FUNC gives the instance's address.
 #include <algorithm>
@@ -80,6 +82,7 @@ FunctionCoverage function_coverage(const CoverageInput& in) {
     functions.push_back(&s);
     ++instances[s.name];
     const std::string_view source = source_name(s.name);
+    exact.insert(s.name);  // a FUNC of the clone's own name (pahole's true_signature) describes it
     if (abi_changing_clone(s.name))
       cloned.insert(source);
     else
@@ -101,11 +104,14 @@ FunctionCoverage function_coverage(const CoverageInput& in) {
   for (const input::Symbol* s : functions) {
     const bool shared = instances[s->name] > 1;
     c.shared_instances += shared;
-    const std::string_view source = source_name(s->name);
-    const auto protos = funcs.protos.find(source);
+    // A FUNC of the symbol's own name, else of the name it was cloned from.
+    std::string_view source = s->name;
+    auto protos = funcs.protos.find(source);
+    const bool own_name = protos != funcs.protos.end();
+    if (!own_name) protos = funcs.protos.find(source = source_name(s->name));
     if (protos == funcs.protos.end()) continue;
     ++c.with_func;
-    if (abi_changing_clone(s->name)) {
+    if (!own_name && abi_changing_clone(s->name)) {
       ++c.clone_symbols;
       continue;
     }
