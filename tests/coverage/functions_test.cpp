@@ -128,6 +128,17 @@ TEST(CoverageFunctions, AUniquePrototypeServesEveryInstance) {
   EXPECT_EQ(c.covered, 2u);
 }
 
+// A text letter in a writable section is data (sid's 7.2 .data is writable
+// and executable: kallsyms calls its variables 't'), not a function.
+TEST(CoverageFunctions, TextLettersInAWritableSectionAreNotFunctions) {
+  Protos p;
+  p.b.add_func("alpha", p.one);
+  auto run = with_kallsyms(p.b.build(), "ffffffff81000000 T alpha\nffffffff82000010 t in_data\n");
+  const auto c = coverage::function_coverage(run->in());
+  EXPECT_EQ(c.total, 1u);
+  EXPECT_EQ(coverage::variable_coverage(run->in()).total, 1u);
+}
+
 TEST(CoverageFunctions, NoSymbolsCountNothing) {
   Protos p;
   p.b.add_func("alpha", p.one);

@@ -109,6 +109,16 @@ VariableCoverage variable_coverage(const CoverageInput& in);
 UnwindCoverage unwind_coverage(const CoverageInput& in);
 Coverage coverage_of(const CoverageInput& in);
 
+// The section a symbol lies in: by index, or in a linked file by address;
+// null when none holds it.
+const input::Section* section_holding(const input::Artifact& a, const input::Symbol& s);
+// Whether a text symbol is a function's code: in a section that is
+// executable and not writable, when the artifact has sections. sid's 7.2
+// image has a writable and executable .data, where kallsyms calls 19,660
+// variables 't' (they are data), and text-letter boundaries outside every
+// section (which would otherwise span megabytes to the next symbol).
+bool in_code(const input::Artifact& a, const input::Symbol& s);
+
 // The name a clone was made from: "foo" for foo.isra.0, foo.constprop.0.isra.0,
 // foo.part.1, foo.cold; the name itself when it has no such suffix.
 std::string_view source_name(std::string_view symbol);

@@ -6,6 +6,8 @@
 // clone's real signature under it) is. A name with several instances is
 // covered per instance when one prototype serves every FUNC of the name or
 // an "addr=0x..." DECL_TAG on a FUNC gives the instance's address.
+#include <elf.h>
+
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -62,6 +64,20 @@ FuncNames func_names(const btf::Btf& b) {
 
 }  // namespace
 
+const input::Section* section_holding(const input::Artifact& a, const input::Symbol& s) {
+  if (s.section) return a.section_at(s.section);
+  if (a.elf_type == ET_REL) return nullptr;
+  for (const input::Section& sec : a.sections)
+    if ((sec.flags & SHF_ALLOC) && sec.addr && s.address - sec.addr < sec.size) return &sec;
+  return nullptr;
+}
+
+bool in_code(const input::Artifact& a, const input::Symbol& s) {
+  if (a.sections.empty()) return true;  // a raw blob: the symbols say
+  const input::Section* sec = section_holding(a, s);
+  return sec && (sec->flags & SHF_EXECINSTR) && !(sec->flags & SHF_WRITE);
+}
+
 std::string_view source_name(std::string_view symbol) {
   const size_t dot = symbol.find('.');
   return dot == 0 || dot == std::string_view::npos ? symbol : symbol.substr(0, dot);
@@ -79,6 +95,7 @@ FunctionCoverage function_coverage(const CoverageInput& in) {
   for (const input::CodeStart& start : in.symbols->code_starts()) {
     if (start.role != input::CodeRole::Function) continue;
     const input::Symbol& s = symbols[start.symbol];
+    if (!in_code(in.artifact, s)) continue;
     functions.push_back(&s);
     ++instances[s.name];
     const std::string_view source = source_name(s.name);

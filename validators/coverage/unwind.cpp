@@ -94,7 +94,7 @@ struct Extent {
 };
 
 // Each function's [start, end): its size, else up to the next code start.
-std::vector<Extent> function_extents(const input::SymbolIndex& symbols, bool relocatable) {
+std::vector<Extent> function_extents(const input::Artifact& a, const input::SymbolIndex& symbols, bool relocatable) {
   struct Start {
     uint32_t section;
     uint64_t address, size;
@@ -103,7 +103,8 @@ std::vector<Extent> function_extents(const input::SymbolIndex& symbols, bool rel
   std::vector<Start> starts;
   for (const input::CodeStart& c : symbols.code_starts()) {
     const input::Symbol& s = symbols.symbols()[c.symbol];
-    starts.push_back({relocatable ? s.section : 0, s.address, s.size, c.role == input::CodeRole::Function});
+    starts.push_back({relocatable ? s.section : 0, s.address, s.size,
+                      c.role == input::CodeRole::Function && in_code(a, s)});
   }
   std::stable_sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) {
     return a.section != b.section ? a.section < b.section : a.address < b.address;
@@ -215,7 +216,7 @@ UnwindCoverage unwind_coverage(const CoverageInput& in) {
     }
   }
   if (!any) return c;
-  walk(points, function_extents(*in.symbols, a.elf_type == ET_REL), c);
+  walk(points, function_extents(a, *in.symbols, a.elf_type == ET_REL), c);
   return c;
 }
 

@@ -79,6 +79,9 @@ const input::Section* data_section_at(const input::Artifact& a, uint64_t address
   return nullptr;
 }
 
+// Text letters in a writable section are data (in_code()).
+bool is_writable(const input::Section* s) { return s && (s->flags & SHF_WRITE); }
+
 }  // namespace
 
 VariableCoverage variable_coverage(const CoverageInput& in) {
@@ -95,7 +98,9 @@ VariableCoverage variable_coverage(const CoverageInput& in) {
   for (const input::Symbol& s : in.symbols->symbols()) {
     const bool in_pcpu_range =
         pcpu_range && s.address >= pcpu_start->address && s.address < pcpu_end->address;
-    if (!data_letter(s.type) && !((s.type == 'A' || s.type == 'a') && in_pcpu_range)) continue;
+    if (!data_letter(s.type) && !((s.type == 'A' || s.type == 'a') && in_pcpu_range) &&
+        !(s.function() && is_writable(section_holding(a, s))))
+      continue;
     if (sized ? s.size == 0 : marker_name(s.name)) continue;
     // Where its VAR should be: (DATASEC, offset), or nowhere known.
     std::optional<std::pair<std::string_view, uint64_t>> place;
