@@ -109,15 +109,25 @@ VariableCoverage variable_coverage(const CoverageInput& in);
 UnwindCoverage unwind_coverage(const CoverageInput& in);
 Coverage coverage_of(const CoverageInput& in);
 
-// The section a symbol lies in: by index, or in a linked file by address;
-// null when none holds it.
-const input::Section* section_holding(const input::Artifact& a, const input::Symbol& s);
-// Whether a text symbol is a function's code: in a section that is
-// executable and not writable, when the artifact has sections. sid's 7.2
-// image has a writable and executable .data, where kallsyms calls 19,660
-// variables 't' (they are data), and text-letter boundaries outside every
-// section (which would otherwise span megabytes to the next symbol).
-bool in_code(const input::Artifact& a, const input::Symbol& s);
+// The sections of an artifact by address, built once: which section a
+// symbol lies in, by index, or in a linked file by address (a binary
+// search: a hostile file may have 65,535 sections and millions of symbols).
+class SectionIndex {
+ public:
+  explicit SectionIndex(const input::Artifact& a);
+  // Null when none holds it.
+  const input::Section* holding(const input::Symbol& s) const;
+  // Whether a text symbol is a function's code: in a section that is
+  // executable and not writable, when the artifact has sections. sid's 7.2
+  // image has a writable and executable .data, where kallsyms calls 19,660
+  // variables 't' (they are data), and text-letter boundaries outside every
+  // section (which would otherwise span megabytes to the next symbol).
+  bool in_code(const input::Symbol& s) const;
+
+ private:
+  const input::Artifact& a_;
+  std::vector<const input::Section*> by_address_;  // allocated, with an address, by address
+};
 
 // The name a clone was made from: "foo" for foo.isra.0, foo.constprop.0.isra.0,
 // foo.part.1, foo.cold; the name itself when it has no such suffix.

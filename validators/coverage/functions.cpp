@@ -64,17 +64,28 @@ FuncNames func_names(const btf::Btf& b) {
 
 }  // namespace
 
-const input::Section* section_holding(const input::Artifact& a, const input::Symbol& s) {
-  if (s.section) return a.section_at(s.section);
-  if (a.elf_type == ET_REL) return nullptr;
+SectionIndex::SectionIndex(const input::Artifact& a) : a_(a) {
+  if (a.elf_type == ET_REL) return;  // symbols name their section
   for (const input::Section& sec : a.sections)
-    if ((sec.flags & SHF_ALLOC) && sec.addr && s.address - sec.addr < sec.size) return &sec;
-  return nullptr;
+    if ((sec.flags & SHF_ALLOC) && sec.addr && sec.size) by_address_.push_back(&sec);
+  std::stable_sort(by_address_.begin(), by_address_.end(),
+                   [](const input::Section* x, const input::Section* y) { return x->addr < y->addr; });
 }
 
-bool in_code(const input::Artifact& a, const input::Symbol& s) {
-  if (a.sections.empty()) return true;  // a raw blob: the symbols say
-  const input::Section* sec = section_holding(a, s);
+const input::Section* SectionIndex::holding(const input::Symbol& s) const {
+  if (s.section) return a_.section_at(s.section);
+  // The last section starting at or below the address (overlapping
+  // sections, which only a hostile file has, are not searched further).
+  auto it = std::upper_bound(by_address_.begin(), by_address_.end(), s.address,
+                             [](uint64_t address, const input::Section* sec) { return address < sec->addr; });
+  if (it == by_address_.begin()) return nullptr;
+  const input::Section* sec = *std::prev(it);
+  return s.address - sec->addr < sec->size ? sec : nullptr;
+}
+
+bool SectionIndex::in_code(const input::Symbol& s) const {
+  if (a_.sections.empty()) return true;  // a raw blob: the symbols say
+  const input::Section* sec = holding(s);
   return sec && (sec->flags & SHF_EXECINSTR) && !(sec->flags & SHF_WRITE);
 }
 
@@ -92,10 +103,11 @@ FunctionCoverage function_coverage(const CoverageInput& in) {
   std::unordered_map<std::string_view, uint32_t> instances;
   std::unordered_set<std::string_view> exact, cloned;
   std::vector<const input::Symbol*> functions;
+  const SectionIndex sections(in.artifact);
   for (const input::CodeStart& start : in.symbols->code_starts()) {
     if (start.role != input::CodeRole::Function) continue;
     const input::Symbol& s = symbols[start.symbol];
-    if (!in_code(in.artifact, s)) continue;
+    if (!sections.in_code(s)) continue;
     functions.push_back(&s);
     ++instances[s.name];
     const std::string_view source = source_name(s.name);

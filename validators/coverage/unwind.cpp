@@ -101,10 +101,11 @@ std::vector<Extent> function_extents(const input::Artifact& a, const input::Symb
     bool function;
   };
   std::vector<Start> starts;
+  const SectionIndex sections(a);
   for (const input::CodeStart& c : symbols.code_starts()) {
     const input::Symbol& s = symbols.symbols()[c.symbol];
     starts.push_back({relocatable ? s.section : 0, s.address, s.size,
-                      c.role == input::CodeRole::Function && in_code(a, s)});
+                      c.role == input::CodeRole::Function && sections.in_code(s)});
   }
   std::stable_sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) {
     return a.section != b.section ? a.section < b.section : a.address < b.address;

@@ -72,15 +72,13 @@ bool marker_name(std::string_view n) {
   return false;
 }
 
-// The data section holding `address` in a linked file, by address.
-const input::Section* data_section_at(const input::Artifact& a, uint64_t address) {
-  for (const input::Section& s : a.sections)
-    if ((s.flags & SHF_ALLOC) && !(s.flags & SHF_EXECINSTR) && s.addr && address - s.addr < s.size) return &s;
-  return nullptr;
-}
-
-// Text letters in a writable section are data (in_code()).
+// Text letters in a writable section are data (SectionIndex::in_code).
 bool is_writable(const input::Section* s) { return s && (s->flags & SHF_WRITE); }
+
+// A data section: allocated, and not code (or writable code: 7.2's .data).
+bool is_data(const input::Section* s) {
+  return s && (s->flags & SHF_ALLOC) && (!(s->flags & SHF_EXECINSTR) || (s->flags & SHF_WRITE));
+}
 
 }  // namespace
 
@@ -95,11 +93,12 @@ VariableCoverage variable_coverage(const CoverageInput& in) {
   const input::Symbol* pcpu_start = sized ? nullptr : in.symbols->find("__per_cpu_start");
   const input::Symbol* pcpu_end = sized ? nullptr : in.symbols->find("__per_cpu_end");
   const bool pcpu_range = pcpu_start && pcpu_end && pcpu_end->address >= pcpu_start->address;
+  const SectionIndex sections(a);
   for (const input::Symbol& s : in.symbols->symbols()) {
     const bool in_pcpu_range =
         pcpu_range && s.address >= pcpu_start->address && s.address < pcpu_end->address;
     if (!data_letter(s.type) && !((s.type == 'A' || s.type == 'a') && in_pcpu_range) &&
-        !(s.function() && is_writable(section_holding(a, s))))
+        !(s.function() && is_writable(sections.holding(s))))
       continue;
     if (sized ? s.size == 0 : marker_name(s.name)) continue;
     // Where its VAR should be: (DATASEC, offset), or nowhere known.
@@ -109,7 +108,7 @@ VariableCoverage variable_coverage(const CoverageInput& in) {
       place = {{sec->name, relocatable ? s.address : s.address - sec->addr}};
     } else if (in_pcpu_range) {
       place = {{kPercpu, s.address - pcpu_start->address}};
-    } else if (!relocatable && (sec = data_section_at(a, s.address))) {
+    } else if (!relocatable && is_data(sec = sections.holding(s))) {
       place = {{sec->name, s.address - sec->addr}};
     }
     const bool percpu = place && place->first == kPercpu;
