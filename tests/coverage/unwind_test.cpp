@@ -8,6 +8,7 @@
 #include "orc/orc_format.h"
 #include "synth/btf_builder.h"
 #include "synth/orc_builder.h"
+#include "synth/sframe_builder.h"
 #include "synth/xc_image.h"
 
 namespace elfmeta::testing {
@@ -91,6 +92,48 @@ TEST(CoverageUnwind, NoTablesCountNothing) {
   EXPECT_EQ(c.total, 0u);
   EXPECT_EQ(c.orc_tables + c.sframe_sections, 0u);
 }
+
+}  // namespace
+}  // namespace elfmeta::testing
+
+namespace elfmeta::testing {
+namespace {
+
+// SFrame (userspace): fn0 described from its first byte, fn1 from its
+// fourth FRE offset on (its first 4 bytes undescribed), and "bare", a
+// function with no FDE; in a linked file and in an object.
+void expect_sframe_counts(synth::SframeFile kind) {
+  synth::SframePlan plan;
+  plan.version = 2;
+  plan.fdes.resize(2);
+  plan.fdes[0].offset = 0x00, plan.fdes[0].size = 0x20;
+  plan.fdes[1].offset = 0x20, plan.fdes[1].size = 0x20;
+  plan.fdes[1].fres[0].start = 4;
+  auto opened = input::open_bytes("prog", synth::sframe_elf(plan, kind));
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  const auto own = input::symbols_from_symtab(*opened.artifact);
+  ASSERT_TRUE(own);
+  input::SymbolIndex symbols;
+  symbols.origin = "symtab";
+  for (const input::Symbol& s : own->symbols()) symbols.add(s);
+  const input::Symbol* fn1 = own->find("fn1");
+  ASSERT_TRUE(fn1);
+  symbols.add({"bare", fn1->address + 0x20, 0x10, 'T', fn1->section});  // past the last FDE
+  symbols.finish();
+  const auto c = coverage::unwind_coverage({*opened.artifact, nullptr, &symbols});
+  EXPECT_EQ(c.sframe_sections, 1u);
+  EXPECT_EQ(c.orc_tables, 0u);
+  EXPECT_EQ(c.total, 3u);
+  EXPECT_EQ(c.covered, 1u);
+  EXPECT_EQ(c.partial, 1u);
+  EXPECT_EQ(c.without_entry, 1u);
+  EXPECT_EQ(c.text_bytes, 0x50u);
+  EXPECT_EQ(c.undefined_bytes, 4u + 0x10u);
+  EXPECT_EQ(c.undefined_regions, 2u);
+}
+
+TEST(CoverageUnwind, SframeInALinkedFile) { expect_sframe_counts(synth::SframeFile::Linked); }
+TEST(CoverageUnwind, SframeInAnObject) { expect_sframe_counts(synth::SframeFile::Object); }
 
 }  // namespace
 }  // namespace elfmeta::testing
