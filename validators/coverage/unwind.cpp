@@ -99,13 +99,17 @@ std::vector<Extent> function_extents(const input::Artifact& a, const input::Symb
     uint32_t section;
     uint64_t address, size;
     bool function;
+    uint64_t section_end;  // where the code section holding it ends (~0: unknown)
   };
   std::vector<Start> starts;
   const SectionIndex sections(a);
   for (const input::CodeStart& c : symbols.code_starts()) {
     const input::Symbol& s = symbols.symbols()[c.symbol];
+    const input::Section* sec = sections.holding(s);
+    uint64_t section_end = ~uint64_t(0);
+    if (sec) section_end = relocatable ? sec->size : sec->addr + sec->size;
     starts.push_back({relocatable ? s.section : 0, s.address, s.size,
-                      c.role == input::CodeRole::Function && sections.in_code(s)});
+                      c.role == input::CodeRole::Function && sections.in_code(s), section_end});
   }
   std::stable_sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) {
     return a.section != b.section ? a.section < b.section : a.address < b.address;
@@ -117,11 +121,14 @@ std::vector<Extent> function_extents(const input::Artifact& a, const input::Symb
     uint64_t end = s.address + s.size;
     bool sized = true;
     if (s.size == 0 || end < s.address) {
+      // Up to the next code start, within the section (_fini, the last
+      // symbol of .fini, would otherwise run into whatever follows).
       sized = false;
       size_t j = i + 1;
       while (j < starts.size() && starts[j].section == s.section && starts[j].address == s.address) ++j;
-      if (j == starts.size() || starts[j].section != s.section) continue;  // no extent known
-      end = starts[j].address;
+      end = j < starts.size() && starts[j].section == s.section ? starts[j].address : ~uint64_t(0);
+      end = std::min(end, s.section_end);
+      if (end == ~uint64_t(0) || end <= s.address) continue;  // no extent known
     }
     out.push_back({s.section, s.address, end, sized});
   }
