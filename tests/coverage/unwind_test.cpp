@@ -54,6 +54,32 @@ void expect_hole_counts(bool image) {
   EXPECT_EQ(c.covered_bytes, c.text_bytes - c.undefined_bytes);
 }
 
+// Code before the first entry of its section is undescribed; a function
+// spanning it and described code after it is partial, with one hole; one
+// spanning every entry (as a hostile symbol table's may) counts each hole.
+TEST(CoverageUnwind, CodeBeforeTheFirstEntryIsAHole) {
+  synth::OrcBuilder b(orc::Layout::G4, true);
+  const uint32_t text = b.add_code(".text", 0x100);
+  b.add_entry(text, 0x10, orc::call_frame(8));
+  b.add_entry(text, 0x30, orc::terminator());
+  b.add_entry(text, 0x40, orc::call_frame(8));
+  b.add_entry(text, 0x48, orc::call_frame(16));  // same state: no boundary
+  b.add_function(text, 0x00, 0x20, "early");
+  b.add_function(text, 0x00, 0x100, "everything");
+  auto opened = input::open_bytes("vmlinux", b.build());
+  ASSERT_TRUE(opened.artifact) << opened.error;
+  const auto symbols = input::symbols_from_symtab(*opened.artifact);
+  ASSERT_TRUE(symbols);
+  const auto c = coverage::unwind_coverage({*opened.artifact, nullptr, &*symbols});
+  EXPECT_EQ(c.total, 2u);
+  EXPECT_EQ(c.partial, 2u);
+  EXPECT_EQ(c.tail_only, 0u);
+  EXPECT_EQ(c.text_bytes, 0x120u);
+  EXPECT_EQ(c.covered_bytes, 0x10u + (0x20u + 0xc0u));
+  EXPECT_EQ(c.undefined_regions, 1u + 2u);
+  EXPECT_EQ(c.undefined_bytes, 0x10u + (0x10u + 0x10u));
+}
+
 TEST(CoverageUnwind, OrcHoleInAnImage) { expect_hole_counts(true); }
 TEST(CoverageUnwind, OrcHoleInAModule) { expect_hole_counts(false); }
 

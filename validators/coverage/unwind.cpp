@@ -30,18 +30,22 @@ bool before(const Point& a, const Point& b) {
   return a.section != b.section ? a.section < b.section : a.address < b.address;
 }
 
-// Sorted, one point per address: the last of each run of ties.
+// Sorted, one point per address (the last of each run of ties), and in each
+// section described and undescribed points alternating (a point that
+// repeats its predecessor's state is no boundary).
 void settle(std::vector<Point>& points) {
   std::stable_sort(points.begin(), points.end(), before);
-  std::vector<Point> out;
-  out.reserve(points.size());
+  std::vector<Point> tied;
+  tied.reserve(points.size());
   for (const Point& p : points) {
-    if (!out.empty() && out.back().section == p.section && out.back().address == p.address)
-      out.back() = p;
+    if (!tied.empty() && tied.back().section == p.section && tied.back().address == p.address)
+      tied.back() = p;
     else
-      out.push_back(p);
+      tied.push_back(p);
   }
-  points = std::move(out);
+  points.clear();
+  for (const Point& p : tied)
+    if (points.empty() || points.back().section != p.section || points.back().defined != p.defined) points.push_back(p);
 }
 
 std::vector<Point> orc_points(const orc::OrcTable& t) {
@@ -135,54 +139,80 @@ std::vector<Extent> function_extents(const input::Artifact& a, const input::Symb
   return out;
 }
 
-// The regions of one function: [start, end) described or not, merged.
-struct Region {
-  uint64_t start = 0, end = 0;
-  bool defined = false;
+// The points with running sums, so that each function's figures take two
+// binary searches however many entries it spans (functions of a hostile
+// symbol table may all span the whole table).
+class Steps {
+ public:
+  explicit Steps(std::vector<Point> points) : points_(std::move(points)) {
+    described_before_.resize(points_.size());
+    undescribed_before_.resize(points_.size());
+    for (size_t i = 1; i < points_.size(); ++i) {
+      const bool same = points_[i].section == points_[i - 1].section;
+      const Point& prev = points_[i - 1];
+      described_before_[i] = same ? described_before_[i - 1] + (prev.defined ? points_[i].address - prev.address : 0) : 0;
+      undescribed_before_[i] = undescribed_before_[i - 1] + !prev.defined;
+    }
+  }
+
+  // The index of the point holding at `address` (the last at or below it), or npos.
+  size_t holding(uint32_t section, uint64_t address) const {
+    auto it = std::upper_bound(points_.begin(), points_.end(), Point{section, address, false}, before);
+    if (it == points_.begin() || std::prev(it)->section != section) return npos;
+    return size_t(std::prev(it) - points_.begin());
+  }
+  // The index of the first point above `address` (of any section; size() at the end).
+  size_t after(uint32_t section, uint64_t address) const {
+    return size_t(std::upper_bound(points_.begin(), points_.end(), Point{section, address, false}, before) -
+                  points_.begin());
+  }
+  // Described bytes of `section` below `address`.
+  uint64_t described_below(uint32_t section, uint64_t address) const {
+    const size_t k = holding(section, address);
+    if (k == npos) return 0;
+    return described_before_[k] + (points_[k].defined ? address - points_[k].address : 0);
+  }
+  bool defined(size_t k) const { return k != npos && points_[k].defined; }
+  const Point& at(size_t k) const { return points_[k]; }
+  // Undescribed points in [from, to].
+  uint64_t undescribed_in(size_t from, size_t to) const {
+    if (to == npos || to < from) return 0;
+    return undescribed_before_[to] + !points_[to].defined - undescribed_before_[from];
+  }
+  static constexpr size_t npos = ~size_t(0);
+
+ private:
+  std::vector<Point> points_;
+  std::vector<uint64_t> described_before_;    // per section, described bytes before point i
+  std::vector<uint64_t> undescribed_before_;  // undescribed points before point i (all sections)
 };
 
-std::vector<Region> regions_of(const std::vector<Point>& points, const Extent& f) {
-  std::vector<Region> out;
-  // The point that holds at the start: the last at or below it.
-  auto it = std::upper_bound(points.begin(), points.end(), Point{f.section, f.start, false}, before);
-  const Point* holding = it == points.begin() || std::prev(it)->section != f.section ? nullptr : &*std::prev(it);
-  uint64_t at = f.start;
-  while (at < f.end) {
-    const bool next_here = it != points.end() && it->section == f.section && it->address < f.end;
-    const uint64_t until = next_here ? it->address : f.end;
-    const bool defined = holding && holding->defined;
-    if (until > at) {
-      if (!out.empty() && out.back().defined == defined)
-        out.back().end = until;
-      else
-        out.push_back({at, until, defined});
-    }
-    at = until;
-    if (next_here) holding = &*it++;
-  }
-  return out;
-}
-
-void walk(const std::vector<Point>& points, const std::vector<Extent>& functions, UnwindCoverage& c) {
+void walk(const Steps& steps, const std::vector<Extent>& functions, UnwindCoverage& c) {
   for (const Extent& f : functions) {
-    std::vector<Region> regions = regions_of(points, f);
+    uint64_t end = f.end;
+    const size_t first = steps.holding(f.section, f.start);
+    const size_t inside = steps.after(f.section, f.start);  // the first point after the start
+    size_t last = steps.holding(f.section, end - 1);
+    // Points alternate: the regions are the one holding at the start and
+    // one per point inside, [inside, last].
+    const auto points_inside = [&] { return last == Steps::npos || last < inside ? 0 : last - inside + 1; };
+    uint64_t regions = 1 + points_inside();
     // Without a size the function runs to the next symbol, over the padding
     // in front of it, which objtool leaves undefined: a trailing undefined
     // region after described code is that padding, not the function's.
-    if (!f.sized && regions.size() > 1 && !regions.back().defined) regions.pop_back();
-    ++c.total;
-    uint64_t described = 0, size = 0;
-    for (const Region& r : regions) {
-      size += r.end - r.start;
-      if (r.defined) {
-        described += r.end - r.start;
-      } else {
-        ++c.undefined_regions;
-        c.undefined_bytes += r.end - r.start;
-      }
+    if (!f.sized && regions > 1 && !steps.defined(last)) {
+      end = steps.at(last).address;
+      last = steps.holding(f.section, end - 1);
+      --regions;
     }
+    const uint64_t size = end - f.start;
+    const uint64_t described = steps.described_below(f.section, end) - steps.described_below(f.section, f.start);
+    const uint64_t holes = (steps.defined(first) ? 0 : 1) + (points_inside() ? steps.undescribed_in(inside, last) : 0);
+    ++c.total;
     c.text_bytes += size;
     c.covered_bytes += described;
+    c.undefined_regions += holes;
+    c.undefined_bytes += size - described;
     if (described == size) {
       ++c.covered;
     } else if (described == 0) {
@@ -192,9 +222,7 @@ void walk(const std::vector<Point>& points, const std::vector<Extent>& functions
       // Undefined only at the end: the int3 objtool leaves undescribed
       // after a function's last jump or return (straight-line speculation),
       // which no unwinder meets on a stack (bytes are not decoded here).
-      c.tail_only += regions.back().end - regions.back().start <= kTail &&
-                     std::count_if(regions.begin(), regions.end(), [](const Region& r) { return !r.defined; }) == 1 &&
-                     !regions.back().defined;
+      c.tail_only += holes == 1 && !steps.defined(last) && end - steps.at(last).address <= kTail;
     }
   }
 }
@@ -224,7 +252,7 @@ UnwindCoverage unwind_coverage(const CoverageInput& in) {
     }
   }
   if (!any) return c;
-  walk(points, function_extents(a, *in.symbols, a.elf_type == ET_REL), c);
+  walk(Steps(std::move(points)), function_extents(a, *in.symbols, a.elf_type == ET_REL), c);
   return c;
 }
 
