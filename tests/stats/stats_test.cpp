@@ -96,8 +96,9 @@ namespace {
 TEST(Stats, CoverageCountsRoundTripAndMove) {
   Stats s;
   s.add_coverage("module", {{"functions.total", 10}, {"functions.covered", 7}});
-  s.add_coverage("module", {{"functions.total", 5}, {"functions.covered", 5}});
+  s.add_coverage("module", {{"functions.total", 5}, {"functions.covered", 5}, {"unwind.total", 0}});
   EXPECT_EQ(s.coverage["module"]["functions.total"], 15u);
+  EXPECT_EQ(s.coverage["module"].count("unwind.total"), 0u);  // zeros left out
   std::string error;
   auto back = from_json(to_json(s), error);
   ASSERT_TRUE(back) << error;

@@ -59,9 +59,12 @@ struct Stats {
   // ORC and SFrame results, and its diagnostics.
   void add(const std::string& kind, const input::Artifact& a, const btf::Btf* blob, const orc::OrcCheck& orc,
            const sframe::SframeCheck& sframe, const std::vector<Diagnostic>& diagnostics);
-  // The coverage counts of one artifact of `kind` (coverage::flat_counts).
+  // The coverage counts of one artifact of `kind` (coverage::flat_counts);
+  // zeros are left out (absent is 0: diff would list them as moved from a
+  // baseline without coverage).
   void add_coverage(const std::string& kind, const std::map<std::string, uint64_t>& counts) {
-    for (const auto& [path, n] : counts) coverage[kind][path] += n;
+    for (const auto& [path, n] : counts)
+      if (n) coverage[kind][path] += n;
   }
 };
 
