@@ -1,7 +1,5 @@
 #include "check_run.h"
 
-#include "coverage/coverage.h"
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
