@@ -21,9 +21,9 @@
 
 namespace elfmeta::coverage {
 
-// Every family has `total` and `covered`; each() visits the counts in the
-// order JSON and text write them (one list of names for the writer, the
-// sums and the stats).
+// Every family has `total` and `covered`; each(family, f) visits the counts
+// in the order JSON and text write them (one list of names for the writer,
+// the sums and the stats), as f(name, count) on a const or a mutable family.
 struct FunctionCoverage {
   uint64_t total = 0;         // function symbols (text, not __pfx_/.cold/markers), one per instance
   uint64_t covered = 0;       // abi_prototype, and known for this instance (single, or told apart)
@@ -39,13 +39,13 @@ struct FunctionCoverage {
   uint64_t by_unique_prototype = 0;  //   every FUNC of the name has one prototype
   uint64_t by_addr_tag = 0;          //   a DECL_TAG "addr=0x..." names the instance's address
   uint64_t addr_tags = 0;          // such tags
-  template <typename F>
-  void each(F&& f) {
-    f("total", total), f("covered", covered), f("with_func", with_func), f("abi_prototype", abi_prototype),
-        f("clone_symbols", clone_symbols), f("clone_only_funcs", clone_only_funcs), f("funcs", funcs),
-        f("funcs_without_symbol", funcs_without_symbol), f("shared_names", shared_names),
-        f("shared_instances", shared_instances), f("told_apart", told_apart),
-        f("by_unique_prototype", by_unique_prototype), f("by_addr_tag", by_addr_tag), f("addr_tags", addr_tags);
+  template <typename Self, typename F>
+  static void each(Self& self, F&& f) {
+    f("total", self.total), f("covered", self.covered), f("with_func", self.with_func), f("abi_prototype", self.abi_prototype),
+        f("clone_symbols", self.clone_symbols), f("clone_only_funcs", self.clone_only_funcs), f("funcs", self.funcs),
+        f("funcs_without_symbol", self.funcs_without_symbol), f("shared_names", self.shared_names),
+        f("shared_instances", self.shared_instances), f("told_apart", self.told_apart),
+        f("by_unique_prototype", self.by_unique_prototype), f("by_addr_tag", self.by_addr_tag), f("addr_tags", self.addr_tags);
   }
 };
 
@@ -61,12 +61,12 @@ struct VariableCoverage {
   uint64_t without_var = 0;    // what an all-variables encoding would add: total - with_var
   uint64_t without_var_bytes = 0;  // their sizes, where the symbols give them
   uint64_t vars = 0;           // VAR records in DATASECs (own)
-  template <typename F>
-  void each(F&& f) {
-    f("total", total), f("covered", covered), f("with_var", with_var), f("wrong_offset", wrong_offset),
-        f("wrong_size", wrong_size), f("size_unchecked", size_unchecked), f("offset_unchecked", offset_unchecked),
-        f("percpu_total", percpu_total), f("percpu_covered", percpu_covered), f("without_var", without_var),
-        f("without_var_bytes", without_var_bytes), f("vars", vars);
+  template <typename Self, typename F>
+  static void each(Self& self, F&& f) {
+    f("total", self.total), f("covered", self.covered), f("with_var", self.with_var), f("wrong_offset", self.wrong_offset),
+        f("wrong_size", self.wrong_size), f("size_unchecked", self.size_unchecked), f("offset_unchecked", self.offset_unchecked),
+        f("percpu_total", self.percpu_total), f("percpu_covered", self.percpu_covered), f("without_var", self.without_var),
+        f("without_var_bytes", self.without_var_bytes), f("vars", self.vars);
   }
 };
 
@@ -79,12 +79,12 @@ struct UnwindCoverage {
   uint64_t text_bytes = 0, covered_bytes = 0;
   uint64_t undefined_regions = 0, undefined_bytes = 0;  // runs of a function's bytes no entry describes
   uint64_t orc_tables = 0, sframe_sections = 0;
-  template <typename F>
-  void each(F&& f) {
-    f("total", total), f("covered", covered), f("partial", partial), f("tail_only", tail_only),
-        f("without_entry", without_entry),
-        f("text_bytes", text_bytes), f("covered_bytes", covered_bytes), f("undefined_regions", undefined_regions),
-        f("undefined_bytes", undefined_bytes), f("orc_tables", orc_tables), f("sframe_sections", sframe_sections);
+  template <typename Self, typename F>
+  static void each(Self& self, F&& f) {
+    f("total", self.total), f("covered", self.covered), f("partial", self.partial), f("tail_only", self.tail_only),
+        f("without_entry", self.without_entry),
+        f("text_bytes", self.text_bytes), f("covered_bytes", self.covered_bytes), f("undefined_regions", self.undefined_regions),
+        f("undefined_bytes", self.undefined_bytes), f("orc_tables", self.orc_tables), f("sframe_sections", self.sframe_sections);
   }
 };
 

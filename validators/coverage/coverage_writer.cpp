@@ -10,15 +10,15 @@ namespace {
 template <typename Family>
 void add_family(Family& to, const Family& from) {
   std::vector<uint64_t> values;
-  const_cast<Family&>(from).each([&](const char*, uint64_t v) { values.push_back(v); });
+  Family::each(from, [&](const char*, uint64_t v) { values.push_back(v); });
   size_t i = 0;
-  to.each([&](const char*, uint64_t& v) { v += values[i++]; });
+  Family::each(to, [&](const char*, uint64_t& v) { v += values[i++]; });
 }
 
 template <typename Family>
 nlohmann::json family_json(const Family& f) {
   nlohmann::json j = nlohmann::json::object();
-  const_cast<Family&>(f).each([&](const char* name, uint64_t v) { j[name] = v; });
+  Family::each(f, [&](const char* name, uint64_t v) { j[name] = v; });
   return j;
 }
 
@@ -70,9 +70,9 @@ std::map<std::string, uint64_t> flat_counts(const Coverage& c) {
   const auto put = [&](const std::string& family) {
     return [&out, family](const char* name, uint64_t v) { out[family + "." + name] = v; };
   };
-  const_cast<FunctionCoverage&>(c.functions).each(put("functions"));
-  const_cast<VariableCoverage&>(c.variables).each(put("variables"));
-  const_cast<UnwindCoverage&>(c.unwind).each(put("unwind"));
+  FunctionCoverage::each(c.functions, put("functions"));
+  VariableCoverage::each(c.variables, put("variables"));
+  UnwindCoverage::each(c.unwind, put("unwind"));
   return out;
 }
 
