@@ -156,3 +156,22 @@ TEST(CliReport, ChromiumDrawsEveryChart) {
 
 }  // namespace
 }  // namespace elfmeta::testing
+
+namespace elfmeta::testing {
+namespace {
+
+// The coverage section (elfmeta coverage's figures): the ORC image's
+// functions and text bytes, drawn as covered and not covered.
+TEST(CliReport, ChromiumDrawsTheCoverageChart) {
+  const ReportFiles f = make_report();
+  const std::string page = slurp(f.page);
+  EXPECT_NE(page.find("<section id=\"coverage\">"), std::string::npos);
+  const RenderedPage rendered = render_in_chromium(f.page);
+  ELFMETA_REQUIRE_INSTALLED(rendered.ran, rendered.output);
+  EXPECT_NE(rendered.dom.find("data-rendered=\"ok\""), std::string::npos) << rendered.dom;
+  EXPECT_GT(bars(rendered.dom, "coverage"), 0u) << rendered.dom;
+  EXPECT_NE(rendered.dom.find("data-series=\"covered\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

@@ -242,3 +242,29 @@ TEST(HtmlReport, LongListsAreCutPerRuleWithANote) {
 
 }  // namespace
 }  // namespace elfmeta::stats
+
+namespace elfmeta::stats {
+namespace {
+
+// Coverage (elfmeta coverage's figures in the stats): a section with a chart
+// of covered against total per artifact kind and family, and a table.
+TEST(HtmlReport, CoverageSectionChartsCoveredOfTotal) {
+  Fixture f;
+  HtmlReport r = f.report();
+  EXPECT_EQ(page_of(r).find("id=\"coverage\""), std::string::npos);  // no figures, no section
+  r.stats.add_coverage("kernel image", {{"functions.total", 200}, {"functions.covered", 150},
+                                        {"variables.total", 0}, {"unwind.total", 200}, {"unwind.covered", 190},
+                                        {"unwind.text_bytes", 4000}, {"unwind.covered_bytes", 3990}});
+  const std::string page = page_of(r);
+  const json data = data_of(page);
+  ASSERT_TRUE(data["coverage"].is_array());
+  ASSERT_EQ(data["coverage"].size(), 3u);  // no row for a family with no total
+  EXPECT_EQ(data["coverage"][0],
+            json({{"label", "kernel image: functions with an ABI prototype"}, {"covered", 150}, {"total", 200}}));
+  EXPECT_EQ(data["coverage"][2]["label"], "kernel image: text bytes unwound");
+  EXPECT_NE(page.find("id=\"chart-coverage\""), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"n\">150</td><td class=\"n\">200</td><td class=\"n\">75.0</td>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace elfmeta::stats

@@ -86,3 +86,34 @@ TEST(Stats, StableArtifactNames) {
 
 }  // namespace
 }  // namespace elfmeta::stats
+
+namespace elfmeta::stats {
+namespace {
+
+// Coverage figures (elfmeta coverage) per artifact kind: summed, kept by the
+// JSON round trip, and flat paths that diff compares; a file without them
+// (every baseline before issue 31) still reads.
+TEST(Stats, CoverageCountsRoundTripAndMove) {
+  Stats s;
+  s.add_coverage("module", {{"functions.total", 10}, {"functions.covered", 7}});
+  s.add_coverage("module", {{"functions.total", 5}, {"functions.covered", 5}, {"unwind.total", 0}});
+  EXPECT_EQ(s.coverage["module"]["functions.total"], 15u);
+  EXPECT_EQ(s.coverage["module"].count("unwind.total"), 0u);  // zeros left out
+  std::string error;
+  auto back = from_json(to_json(s), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->coverage, s.coverage);
+  EXPECT_EQ(flatten(s).at("coverage.module.functions.covered"), 12u);
+  Stats newer = s;
+  newer.add_coverage("module", {{"functions.covered", 3}});
+  const auto moved = moved_counts(s, newer);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].path, "coverage.module.functions.covered");
+  EXPECT_EQ(moved[0].delta(), 3);
+  auto old = from_json(R"({"elfmeta_stats": 1})", error);
+  ASSERT_TRUE(old) << error;
+  EXPECT_TRUE(old->coverage.empty());
+}
+
+}  // namespace
+}  // namespace elfmeta::stats

@@ -11,6 +11,7 @@
 
 #include "btf/libbpf_model.h"
 #include "btf/xc/cross_check.h"
+#include "coverage/coverage.h"
 #include "core/text.h"
 #include "input/input_rules.h"
 #include "input/kernel_package.h"
@@ -567,7 +568,7 @@ class Runner {
     std::optional<input::SymbolIndex> own;
     std::string why;
     // ORC checks symbols of kernel images only; the cross-checks of every input.
-    const bool want_symbols = s_.xc_on || (s_.orc_on && r.artifact->is_vmlinux());
+    const bool want_symbols = s_.xc_on || (s_.orc_on && r.artifact->is_vmlinux()) || s_.on_checked || s_.want_stats;
     const input::SymbolIndex* symbols = nullptr;
     if (want_symbols && r.package >= 0 && r.artifact->is_vmlinux() && run_.packages[r.package].system_map)
       symbols = &*run_.packages[r.package].system_map;
@@ -587,6 +588,12 @@ class Runner {
     r.has_orc = r.orc.present;
     r.has_sframe = r.sframe.present;
     r.checked = true;
+    if (s_.on_checked) s_.on_checked(r, symbols);
+    if (s_.want_stats) {  // coverage figures in stats, so that diff shows how they move
+      const auto counts = coverage::flat_counts(coverage::coverage_of({*r.artifact, r.check.btf.btf.get(), symbols}));
+      std::lock_guard lock(stats_mu_);
+      run_.stats.add_coverage(artifact_kind(*r.artifact), counts);
+    }
   }
 
   // What the reports need of a checked artifact, taken now; then its bytes

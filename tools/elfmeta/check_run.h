@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -36,6 +37,8 @@
 #include "stats/stats.h"
 
 namespace elfmeta::cli {
+
+struct InputResult;
 
 struct CheckSettings {
   bool btf_on = true, orc_on = true, sframe_on = true;
@@ -65,6 +68,10 @@ struct CheckSettings {
   // diff: every artifact and its checked BTF stay to the end (the type diff
   // reads them); memory then grows with the package.
   bool keep_artifacts = false;
+  // Called for every checked artifact, on the worker that checked it, while
+  // its bytes, checks and symbols (null: none) are at hand: coverage's hook.
+  // Symbols are read for it even when no check needs them.
+  std::function<void(const InputResult&, const input::SymbolIndex*)> on_checked;
 };
 
 struct PackageContext {

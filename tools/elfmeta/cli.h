@@ -38,5 +38,6 @@ int run_kernels(Args args);
 int run_explain(Args args);
 int run_dump(Args args);
 int run_oracle(Args args);
+int run_coverage(Args args);
 
 }  // namespace elfmeta::cli

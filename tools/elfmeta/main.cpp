@@ -47,6 +47,12 @@ constexpr CommandHelp kCommands[] = {
      "                         one self-contained HTML page (no network): verdict,\n"
      "                         findings per rule and per artifact, charts; counts\n"
      "                         against the baseline when given\n"},
+    {"coverage",
+     "  coverage [CHECK OPTIONS] [--format text|json] INPUT...\n"
+     "                         how far BTF, kallsyms and ORC (or SFrame) stand in for\n"
+     "                         DWARF: functions with a prototype, variables with a\n"
+     "                         type, code with unwind rows; per artifact and per\n"
+     "                         package (docs/coverage.md)\n"},
     {"kernels", "  kernels [--docs FILE]  list the version gates behind --kernel\n"},
     {"rules",
      "  rules [--format text|json]   list every rule\n"
@@ -128,6 +134,7 @@ int main(int argc, char** argv) {
     if (command == "stats") return elfmeta::cli::run_stats(std::move(args));
     if (command == "diff") return elfmeta::cli::run_diff(std::move(args));
     if (command == "report") return elfmeta::cli::run_report(std::move(args));
+    if (command == "coverage") return elfmeta::cli::run_coverage(std::move(args));
     if (command == "rules") return elfmeta::cli::run_rules(std::move(args));
     if (command == "kernels") return elfmeta::cli::run_kernels(std::move(args));
     if (command == "explain") return elfmeta::cli::run_explain(std::move(args));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -44,6 +45,8 @@ constexpr const char* kScript = R"js(
 "use strict";
 (function () {
   const COLORS = { error: "#c62828", warning: "#ef8f00", note: "#1e88e5", old: "#9e9e9e", new: "#3949ab" };
+  COLORS.covered = "#2e7d32";
+  COLORS.uncovered = "#cfd8dc";
   const SEVERITIES = [{ key: "error", name: "errors" }, { key: "warning", name: "warnings" }, { key: "note", name: "notes" }];
   const MAX_ROWS = 40;
 
@@ -115,6 +118,9 @@ constexpr const char* kScript = R"js(
     barChart(chart("rules"), "rules", SEVERITIES, data.rules.map(r => ({ label: r.id, values: bySeverity(r) })), "stack");
     barChart(chart("artifacts"), "artifacts", SEVERITIES,
              data.artifacts.map(a => ({ label: a.name, values: bySeverity(a) })), "stack");
+    if (data.coverage)
+      barChart(chart("coverage"), "coverage", [{ key: "covered", name: "covered" }, { key: "uncovered", name: "not covered" }],
+               data.coverage.map(r => ({ label: r.label, values: [r.covered, r.total - r.covered] })), "stack");
     if (!data.baseline) return;
     const sides = [{ key: "old", name: "baseline" }, { key: "new", name: "this run" }];
     for (const c of data.baseline.charts)
@@ -232,6 +238,31 @@ std::map<std::string, uint64_t> findings_per_rule(const Stats& s) {
   return out;
 }
 
+// Coverage (coverage/coverage.h) per artifact kind and family: what the
+// coverage chart draws, as covered of total.
+struct CoverageRow {
+  std::string label;
+  uint64_t covered = 0, total = 0;
+};
+std::vector<CoverageRow> coverage_rows(const Stats& s) {
+  static constexpr std::pair<const char*, const char*> kFamilies[] = {
+      {"functions", "functions with an ABI prototype"}, {"variables", "data symbols with a VAR"},
+      {"unwind", "functions unwound throughout"}};
+  std::vector<CoverageRow> rows;
+  for (const auto& [kind, counts] : s.coverage) {
+    auto at = [&](const std::string& k) {
+      auto it = counts.find(k);
+      return it == counts.end() ? uint64_t(0) : it->second;
+    };
+    for (const auto& [family, title] : kFamilies)
+      if (at(std::string(family) + ".total"))
+        rows.push_back({kind + ": " + title, at(std::string(family) + ".covered"), at(std::string(family) + ".total")});
+    if (at("unwind.text_bytes"))
+      rows.push_back({kind + ": text bytes unwound", at("unwind.covered_bytes"), at("unwind.text_bytes")});
+  }
+  return rows;
+}
+
 struct BaselineChart {
   const char* id;
   const char* title;
@@ -265,6 +296,12 @@ json page_data(const HtmlReport& r, const SummaryTable& table, const std::vector
                               {"error", t.by_severity[size_t(Severity::Error)]},
                               {"warning", t.by_severity[size_t(Severity::Warning)]},
                               {"note", t.by_severity[size_t(Severity::Note)]}});
+  }
+  d["coverage"] = nullptr;
+  if (const auto rows = coverage_rows(r.stats); !rows.empty()) {
+    d["coverage"] = json::array();
+    for (const CoverageRow& row : rows)
+      d["coverage"].push_back({{"label", row.label}, {"covered", row.covered}, {"total", row.total}});
   }
   d["baseline"] = nullptr;
   if (r.baseline) {
@@ -380,6 +417,23 @@ void write_artifact_chart(std::ostream& out, const std::vector<ArtifactTally>& a
         << artifacts.size() << " with findings.</p>\n";
   out << "<svg class=\"chart\" id=\"chart-artifacts\" role=\"img\" aria-label=\"findings per artifact\"></svg>\n"
       << "</section>\n";
+}
+
+// How far BTF, symbols and unwind tables stand in for DWARF (elfmeta coverage).
+void write_coverage(std::ostream& out, const HtmlReport& r) {
+  const auto rows = coverage_rows(r.stats);
+  if (rows.empty()) return;
+  out << "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p>How far BTF, kallsyms and the unwind tables stand in "
+         "for DWARF (<code>elfmeta coverage</code>, docs/coverage.md).</p>\n"
+      << "<svg class=\"chart\" id=\"chart-coverage\" role=\"img\" aria-label=\"coverage\"></svg>\n"
+      << "<table>\n<tr><th>Of</th><th>Covered</th><th>Total</th><th>%</th></tr>\n";
+  for (const CoverageRow& row : rows) {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "%.1f", 100.0 * double(row.covered) / double(row.total));
+    out << "<tr><td>" << html_escape(row.label) << "</td><td class=\"n\">" << row.covered << "</td><td class=\"n\">"
+        << row.total << "</td><td class=\"n\">" << percent << "</td></tr>\n";
+  }
+  out << "</table>\n</section>\n";
 }
 
 void write_baseline(std::ostream& out, const HtmlReport& r) {
@@ -536,6 +590,7 @@ void write_html_report(std::ostream& out, const HtmlReport& r) {
   write_summary(out, r, table);
   write_rules(out, r, table);
   write_artifact_chart(out, with_findings);
+  write_coverage(out, r);
   write_baseline(out, r);
   write_findings(out, r, with_findings);
   write_rule_texts(out, r, table);

@@ -118,6 +118,8 @@ std::map<std::string, uint64_t> flatten(const Stats& s) {
     out["sframe." + kind + ".fres"] = f.fres;
   }
   for (const auto& [rule, c] : s.findings) out["findings." + rule] = c.total();
+  for (const auto& [kind, counts] : s.coverage)
+    for (const auto& [path, n] : counts) out["coverage." + kind + "." + path] = n;
   return out;
 }
 
@@ -149,6 +151,7 @@ std::string to_json(const Stats& s) {
   j["findings"] = json::object();
   for (const auto& [rule, c] : s.findings) j["findings"][rule] = {{"error", c.error}, {"warning", c.warning}, {"note", c.note}};
   j["finding_keys"] = s.finding_keys;
+  if (!s.coverage.empty()) j["coverage"] = s.coverage;
   return j.dump(1) + "\n";
 }
 
@@ -179,6 +182,8 @@ std::optional<Stats> from_json(const std::string& text, std::string& error) {
     for (const auto& [rule, c] : member_object(j, "findings").items())
       s.findings[rule] = {c.at("error"), c.at("warning"), c.at("note")};
     s.finding_keys = j.value("finding_keys", std::map<std::string, uint64_t>{});
+    for (const auto& [kind, counts] : member_object(j, "coverage").items())  // absent before issue 31
+      s.coverage[kind] = counts.get<std::map<std::string, uint64_t>>();
   } catch (const json::exception& e) {
     error = std::string("malformed stats file: ") + e.what();
     return std::nullopt;

@@ -51,11 +51,21 @@ struct Stats {
   // what `elfmeta diff` matches findings by (ids and offsets move between
   // builds; kernel images are "vmlinux", module names drop the compression suffix).
   std::map<std::string, uint64_t> finding_keys;
+  // How far BTF, symbols and unwind tables cover the code and data
+  // (coverage/coverage.h), per artifact kind: "functions.covered" -> n.
+  std::map<std::string, std::map<std::string, uint64_t>> coverage;
 
   // One checked artifact of `kind`: its BTF (own types; null when absent),
   // ORC and SFrame results, and its diagnostics.
   void add(const std::string& kind, const input::Artifact& a, const btf::Btf* blob, const orc::OrcCheck& orc,
            const sframe::SframeCheck& sframe, const std::vector<Diagnostic>& diagnostics);
+  // The coverage counts of one artifact of `kind` (coverage::flat_counts);
+  // zeros are left out (absent is 0: diff would list them as moved from a
+  // baseline without coverage).
+  void add_coverage(const std::string& kind, const std::map<std::string, uint64_t>& counts) {
+    for (const auto& [path, n] : counts)
+      if (n) coverage[kind][path] += n;
+  }
 };
 
 // The artifact name findings are matched by across builds and releases.
