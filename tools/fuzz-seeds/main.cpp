@@ -36,11 +36,16 @@ void write(const std::string& target, const std::string& name, const std::vector
 
 
 void btf_seeds() {
+  std::vector<uint8_t> previous;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     synth::Rng rng(seed);
     const auto blob = synth::random_type_graph(rng, seed % 2 == 0).build();
     for (const char* t : {"fuzz_btf", "fuzz_libbpf", "fuzz_btf_libbpf_diff", "fuzz_btf_kernel_diff", "fuzz_input"})
       write(t, "graph-" + std::to_string(seed), blob);
+    // diff: two different graphs, and one against itself.
+    if (!previous.empty()) write("fuzz_btf_diff", "graphs-" + std::to_string(seed - 1) + "-" + std::to_string(seed), length_prefixed(previous, blob));
+    if (seed == 1) write("fuzz_btf_diff", "graph-1-itself", length_prefixed(blob, blob));
+    previous = blob;
   }
   synth::Rng rng(7);
   write("fuzz_btf", "special-fields", synth::special_fields_graph(rng).build());
