@@ -1,8 +1,8 @@
 // Speed of elfmeta's full kernel-equivalent BTF check on a whole vmlinux BTF,
 // against libbpf's btf__new (which only checks layout) and the kernel's own
 // BPF_BTF_LOAD, all on the same bytes in one process; prints the ratios.
-// BM_Pass_* time each pass of the check alone, on one thread (the parse
-// also on two), to show where the time goes (docs/btf.md, Speed).
+// BM_Pass_* time each pass of the check alone, on one thread, to show
+// where the time goes (docs/btf.md, Speed).
 //
 //   bench/btf_check_bench [--btf FILE] [--pairs N] [google benchmark flags]
 // FILE defaults to /sys/kernel/btf/vmlinux. The ratio to btf__new is also
@@ -82,8 +82,7 @@ void BM_KernelBtfLoad(benchmark::State& state) {
 void BM_Pass_Parse(benchmark::State& state) {
   elfmeta::NullSink sink;
   const elfmeta::btf::CheckContext context;
-  elfmeta::btf::ParseOptions options;
-  options.concurrent = state.range(0);
+  const elfmeta::btf::ParseOptions options;
   for (auto _ : state) {
     elfmeta::btf::Findings findings(context, sink);
     auto btf = elfmeta::btf::parse(g_blob, options, findings);
@@ -160,7 +159,7 @@ PairedRatio paired_ratio(int pairs) {
 
 }  // namespace
 
-BENCHMARK(BM_Pass_Parse)->Arg(0)->Arg(1)->ArgName("two_threads")->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
+BENCHMARK(BM_Pass_Parse)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_Pass_Records)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_Pass_Reference)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);
 BENCHMARK(BM_Pass_TypeTags)->Unit(benchmark::kMillisecond)->Apply(elfmeta::bench::repeated);

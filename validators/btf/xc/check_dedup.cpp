@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -169,13 +170,31 @@ class DedupChecker {
   // XC-DEDUP-002 and -004.
   void equivalent_records(const std::vector<uint32_t>& first_copy) {
     const uint32_t first = btf_.first_id(), n = btf_.own_count();
-    std::vector<uint64_t> cls(n), next(n);
-    for (uint32_t i = 0; i < n; ++i) cls[i] = shape(btf_.type(first + i));
-    // A reference outside this blob (void, the base) is its own class.
-    auto class_of = [&](uint32_t id) {
-      return btf_.is_own(id) ? cls[id - first] : mix(0x6261736575ull, id);
-    };
-    size_t classes = count_distinct(cls), rounds = 0;
+    // Each record's references, read once (the rounds below revisit them
+    // many times): positions in `cls`, whose first n entries are the own
+    // records' classes and the rest the fixed classes of references outside
+    // this blob (void, the base), each its own class.
+    std::vector<uint64_t> cls(n);
+    std::vector<uint32_t> ref_start(size_t(n) + 1, 0), refs;
+    refs.reserve(size_t(n) * 2);
+    std::vector<uint64_t> outside;
+    for (uint32_t i = 0; i < n; ++i) {
+      const TypeRef t = btf_.type(first + i);
+      cls[i] = shape(t);
+      for_each_reference(t, [&](uint32_t ref) {
+        if (btf_.is_own(ref)) {
+          refs.push_back(ref - first);
+        } else {
+          refs.push_back(static_cast<uint32_t>(n + outside.size()));
+          outside.push_back(mix(0x6261736575ull, ref));
+        }
+      });
+      ref_start[i + 1] = static_cast<uint32_t>(refs.size());
+    }
+    std::vector<uint64_t> scratch;
+    size_t classes = count_distinct(cls, scratch), rounds = 0;
+    cls.insert(cls.end(), outside.begin(), outside.end());
+    std::vector<uint64_t> next = cls;
     for (;; ++rounds) {
       if (rounds == kMaxRounds) {
         findings_.note(btf_section(in_), "type equivalence did not settle in " + std::to_string(kMaxRounds) +
@@ -184,11 +203,11 @@ class DedupChecker {
       }
       for (uint32_t i = 0; i < n; ++i) {
         uint64_t h = cls[i];
-        for_each_reference(btf_.type(first + i), [&](uint32_t ref) { h = mix(h, class_of(ref)); });
+        for (uint32_t k = ref_start[i]; k < ref_start[i + 1]; ++k) h = mix(h, cls[refs[k]]);
         next[i] = h;
       }
       cls.swap(next);
-      const size_t now = count_distinct(cls);
+      const size_t now = count_distinct(std::span<const uint64_t>(cls.data(), n), scratch);
       if (now == classes) break;
       classes = now;
     }
@@ -214,10 +233,34 @@ class DedupChecker {
     }
   }
 
-  static size_t count_distinct(const std::vector<uint64_t>& v) {
-    std::vector<uint64_t> sorted = v;
-    std::sort(sorted.begin(), sorted.end());
-    return static_cast<size_t>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
+  // The values are hashes already (well mixed in their low bits): an open
+  // table of twice their number, probed linearly, counts them in one pass
+  // (sorting a copy each round was a quarter of a vmlinux check's time).
+  // `table` is scratch kept between calls (a fresh one each round cost a
+  // page fault per 4 KiB of it).
+  static size_t count_distinct(std::span<const uint64_t> v, std::vector<uint64_t>& table) {
+    size_t capacity = 16;
+    while (capacity < 2 * v.size()) capacity *= 2;
+    table.assign(capacity, 0);
+    const size_t mask = capacity - 1;
+    bool zero = false;  // 0 marks an empty slot: counted apart
+    size_t distinct = 0;
+    for (const uint64_t x : v) {
+      if (x == 0) {
+        distinct += !zero;
+        zero = true;
+        continue;
+      }
+      for (size_t slot = static_cast<size_t>(x) & mask;; slot = (slot + 1) & mask) {
+        if (table[slot] == x) break;
+        if (table[slot] == 0) {
+          table[slot] = x;
+          ++distinct;
+          break;
+        }
+      }
+    }
+    return distinct;
   }
 
   // XC-DEDUP-003: FWD beside a definition of the same name and kind.
@@ -240,6 +283,8 @@ class DedupChecker {
                          printable(name) + "' beside its definition");
     }
   }
+
+  static constexpr uint64_t kNoString = ~uint64_t(0);
 
   // XC-DEDUP-005 over this blob's string section.
   void strings() {
@@ -272,19 +317,49 @@ class DedupChecker {
     }
     // .BTF.ext names files and source lines with .BTF strings.
     const bool ext = in_.artifact.section(".BTF.ext") != nullptr;
-    std::unordered_map<std::string_view, uint64_t> seen;
-    seen.reserve(len / 16);
+    // The first position of each string, in an open table probed linearly
+    // (a node per string was a tenth of a vmlinux check's time).
+    size_t capacity = 1024;
+    while (capacity < len / 8) capacity *= 2;
+    std::vector<uint64_t> first_at(capacity, kNoString);
+    size_t filled = 0;
+    const std::hash<std::string_view> hash;
+    // Returns the first position of s, or kNoString when it is new (then
+    // recorded at pos).
+    auto first_of = [&](std::string_view s, uint64_t pos) -> uint64_t {
+      if (2 * (filled + 1) > first_at.size()) {
+        std::vector<uint64_t> old(first_at.size() * 2, kNoString);
+        old.swap(first_at);
+        for (const uint64_t p : old)
+          if (p != kNoString) {
+            size_t slot = hash(std::string_view(base + p)) & (first_at.size() - 1);
+            while (first_at[slot] != kNoString) slot = (slot + 1) & (first_at.size() - 1);
+            first_at[slot] = p;
+          }
+      }
+      const size_t mask = first_at.size() - 1;
+      for (size_t slot = hash(s) & mask;; slot = (slot + 1) & mask) {
+        const uint64_t p = first_at[slot];
+        if (p == kNoString) {
+          first_at[slot] = pos;
+          ++filled;
+          return kNoString;
+        }
+        if (std::string_view(base + p) == s) return p;
+      }
+    };
     for (uint64_t pos = start == 0 ? 1 : 0; pos < len;) {  // the empty string at 0 is the anonymous name
       const std::string_view s(base + pos);
       ++stats_.strings;
-      const auto [it, fresh] = seen.emplace(s, pos);
+      const uint64_t earlier = first_of(s, pos);
+      const bool fresh = earlier == kNoString;
       Location loc{in_.artifact.name, btf_section(in_), btf_.string_section_offset() + pos, "", std::nullopt, "",
                    std::nullopt};
       if (!fresh) {
         ++stats_.duplicate_strings;
         findings_.emit(rules::DEDUP_005, loc,
                        "string '" + printable(s) + "' repeats the one at string offset " +
-                           std::to_string(start + it->second));
+                           std::to_string(start + earlier));
       } else if (!ext && std::none_of(used.begin() + pos, used.begin() + pos + s.size() + 1,
                                       [](uint8_t u) { return u; })) {
         ++stats_.unreferenced_strings;
@@ -309,10 +384,24 @@ class DedupChecker {
 // are visited in order): find() is then one lookup however many copies a
 // blob holds, where walking every copy of a content made N copies cost N^2.
 RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
-  first_of_.reserve(btf.type_count() - std::min(first_id, btf.type_count()));
-  for (uint32_t id = std::max(first_id, 1u); id < btf.type_count(); ++id) {
+  const uint32_t from = std::max(first_id, 1u);
+  const size_t records = btf.type_count() > from ? btf.type_count() - from : 0;
+  size_t capacity = 16;
+  while (capacity < 2 * records) capacity *= 2;
+  first_of_.assign(capacity, 0);
+  for (uint32_t id = from; id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
-    if (!t.is_void()) first_of_.try_emplace(record_bytes(t), id);
+    if (t.is_void()) continue;
+    const size_t slot = slot_of(record_bytes(t));
+    if (!first_of_[slot]) first_of_[slot] = id;
+  }
+}
+
+size_t RecordIndex::slot_of(std::string_view bytes) const {
+  const size_t mask = first_of_.size() - 1;
+  for (size_t slot = std::hash<std::string_view>()(bytes) & mask;; slot = (slot + 1) & mask) {
+    const uint32_t id = first_of_[slot];
+    if (!id || record_bytes(btf_.type(id)) == bytes) return slot;
   }
 }
 
@@ -321,10 +410,7 @@ const NameIndex& RecordIndex::names() const {
   return *names_;
 }
 
-uint32_t RecordIndex::find(TypeRef t) const {
-  const auto it = first_of_.find(record_bytes(t));
-  return it == first_of_.end() ? 0 : it->second;
-}
+uint32_t RecordIndex::find(TypeRef t) const { return first_of_[slot_of(record_bytes(t))]; }
 
 void check_dedup(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {
   DedupChecker(in, findings, stats).run();
