@@ -249,7 +249,10 @@ std::vector<CoverageRow> coverage_rows(const Stats& s) {
       {"functions", "functions with an ABI prototype"}, {"variables", "data symbols with a VAR"},
       {"unwind", "functions unwound throughout"}};
   std::vector<CoverageRow> rows;
-  for (const auto& [kind, counts] : s.coverage) {
+  for (const auto& entry : s.coverage) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const auto& kind = entry.first;
+    const auto& counts = entry.second;
     auto at = [&](const std::string& k) {
       auto it = counts.find(k);
       return it == counts.end() ? uint64_t(0) : it->second;
