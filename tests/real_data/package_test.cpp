@@ -54,6 +54,21 @@ TEST_P(DebianPackage, WholePackageHasNoErrors) {
     // pairing, tested there.)
     EXPECT_NE(r.out.find("elfmeta: 1 package, 1 artifact, 0 errors"), std::string::npos) << r.out.substr(0, 4000);
     EXPECT_EQ(r.out.find("newer than the newest"), std::string::npos) << r.out.substr(0, 4000);
+    // Both packages in one run, in either order: every module's split BTF
+    // checked on the linux-binary's image (none 'not checked', no
+    // BTF-TYPE-007 of a module read without its base).
+    for (const bool modules_first : {false, true}) {
+      std::string debs;
+      for (const std::string& q : tree_.packages)
+        if (!q.starts_with("linux-base-")) debs = modules_first ? " " + deb(q).string() + debs : debs + " " + deb(q).string();
+      const CliRun both = cli("check -j 2" + debs);
+      EXPECT_EQ(both.status, 0) << both.out.substr(both.out.size() > 4000 ? both.out.size() - 4000 : 0);
+      EXPECT_NE(both.out.find("elfmeta: 2 packages, "), std::string::npos) << both.out.substr(0, 4000);
+      EXPECT_NE(both.out.find(" artifacts, 0 errors"), std::string::npos) << both.out.substr(0, 4000);
+      EXPECT_EQ(both.out.find("NOT CHECKED"), std::string::npos) << both.out.substr(0, 4000);  // as the modules alone say
+      EXPECT_EQ(both.out.find("not checked"), std::string::npos) << both.out.substr(0, 4000);
+      EXPECT_EQ(both.out.find("BTF-TYPE-007"), std::string::npos);
+    }
     return;
   }
   ELFMETA_SKIP_UNLESS_PINNED();  // the module count is the pinned build's
