@@ -39,6 +39,24 @@ size_t record_size(TypeRef t) { return kTypeRecordSize + payload_size(t.kind(), 
 
 std::string_view record_bytes(TypeRef t) { return {reinterpret_cast<const char*>(t.bytes()), record_size(t)}; }
 
+// The open tables below (the record index, the string table, the class
+// count): a power of two of slots, at least twice the entries, probed
+// linearly from a hash. Node-based maps were most of a vmlinux check.
+size_t open_table_size(size_t entries) {
+  size_t slots = 16;
+  while (slots < 2 * entries) slots *= 2;
+  return slots;
+}
+
+// The slot holding an entry `holds` accepts, or the empty one where it
+// would go.
+template <typename T, typename Holds>
+size_t probe(const std::vector<T>& table, uint64_t hash, T empty, Holds holds) {
+  const size_t mask = table.size() - 1;
+  for (size_t slot = static_cast<size_t>(hash) & mask;; slot = (slot + 1) & mask)
+    if (table[slot] == empty || holds(table[slot])) return slot;
+}
+
 // The type ids a record refers to, in order.
 template <typename Fn>
 void for_each_reference(TypeRef t, Fn fn) {
@@ -234,15 +252,11 @@ class DedupChecker {
   }
 
   // The values are hashes already (well mixed in their low bits): an open
-  // table of twice their number, probed linearly, counts them in one pass
-  // (sorting a copy each round was a quarter of a vmlinux check's time).
-  // `table` is scratch kept between calls (a fresh one each round cost a
-  // page fault per 4 KiB of it).
+  // table counts them in one pass (sorting a copy each round was a quarter
+  // of a vmlinux check's time). `table` is scratch kept between calls (a
+  // fresh one each round cost a page fault per 4 KiB of it).
   static size_t count_distinct(std::span<const uint64_t> v, std::vector<uint64_t>& table) {
-    size_t capacity = 16;
-    while (capacity < 2 * v.size()) capacity *= 2;
-    table.assign(capacity, 0);
-    const size_t mask = capacity - 1;
+    table.assign(open_table_size(v.size()), 0);
     bool zero = false;  // 0 marks an empty slot: counted apart
     size_t distinct = 0;
     for (const uint64_t x : v) {
@@ -251,13 +265,10 @@ class DedupChecker {
         zero = true;
         continue;
       }
-      for (size_t slot = static_cast<size_t>(x) & mask;; slot = (slot + 1) & mask) {
-        if (table[slot] == x) break;
-        if (table[slot] == 0) {
-          table[slot] = x;
-          ++distinct;
-          break;
-        }
+      const size_t slot = probe(table, x, uint64_t(0), [x](uint64_t y) { return y == x; });
+      if (!table[slot]) {
+        table[slot] = x;
+        ++distinct;
       }
     }
     return distinct;
@@ -317,42 +328,19 @@ class DedupChecker {
     }
     // .BTF.ext names files and source lines with .BTF strings.
     const bool ext = in_.artifact.section(".BTF.ext") != nullptr;
-    // The first position of each string, in an open table probed linearly
-    // (a node per string was a tenth of a vmlinux check's time).
-    size_t capacity = 1024;
-    while (capacity < len / 8) capacity *= 2;
-    std::vector<uint64_t> first_at(capacity, kNoString);
-    size_t filled = 0;
+    // The first position of each string, in an open table sized once by
+    // the strings' count (their terminators).
+    const uint64_t first_pos = start == 0 ? 1 : 0;  // the empty string at 0 is the anonymous name
+    std::vector<uint64_t> first_at(open_table_size(static_cast<size_t>(std::count(base + first_pos, base + len, '\0'))),
+                                   kNoString);
     const std::hash<std::string_view> hash;
-    // Returns the first position of s, or kNoString when it is new (then
-    // recorded at pos).
-    auto first_of = [&](std::string_view s, uint64_t pos) -> uint64_t {
-      if (2 * (filled + 1) > first_at.size()) {
-        std::vector<uint64_t> old(first_at.size() * 2, kNoString);
-        old.swap(first_at);
-        for (const uint64_t p : old)
-          if (p != kNoString) {
-            size_t slot = hash(std::string_view(base + p)) & (first_at.size() - 1);
-            while (first_at[slot] != kNoString) slot = (slot + 1) & (first_at.size() - 1);
-            first_at[slot] = p;
-          }
-      }
-      const size_t mask = first_at.size() - 1;
-      for (size_t slot = hash(s) & mask;; slot = (slot + 1) & mask) {
-        const uint64_t p = first_at[slot];
-        if (p == kNoString) {
-          first_at[slot] = pos;
-          ++filled;
-          return kNoString;
-        }
-        if (std::string_view(base + p) == s) return p;
-      }
-    };
-    for (uint64_t pos = start == 0 ? 1 : 0; pos < len;) {  // the empty string at 0 is the anonymous name
+    for (uint64_t pos = first_pos; pos < len;) {
       const std::string_view s(base + pos);
       ++stats_.strings;
-      const uint64_t earlier = first_of(s, pos);
+      const size_t slot = probe(first_at, hash(s), kNoString, [&](uint64_t p) { return std::string_view(base + p) == s; });
+      const uint64_t earlier = first_at[slot];
       const bool fresh = earlier == kNoString;
+      if (fresh) first_at[slot] = pos;
       Location loc{in_.artifact.name, btf_section(in_), btf_.string_section_offset() + pos, "", std::nullopt, "",
                    std::nullopt};
       if (!fresh) {
@@ -385,10 +373,7 @@ class DedupChecker {
 // blob holds, where walking every copy of a content made N copies cost N^2.
 RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
   const uint32_t from = std::max(first_id, 1u);
-  const size_t records = btf.type_count() > from ? btf.type_count() - from : 0;
-  size_t capacity = 16;
-  while (capacity < 2 * records) capacity *= 2;
-  first_of_.assign(capacity, 0);
+  first_of_.assign(open_table_size(btf.type_count() > from ? btf.type_count() - from : 0), 0);
   for (uint32_t id = from; id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
     if (t.is_void()) continue;
@@ -398,11 +383,8 @@ RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_i
 }
 
 size_t RecordIndex::slot_of(std::string_view bytes) const {
-  const size_t mask = first_of_.size() - 1;
-  for (size_t slot = std::hash<std::string_view>()(bytes) & mask;; slot = (slot + 1) & mask) {
-    const uint32_t id = first_of_[slot];
-    if (!id || record_bytes(btf_.type(id)) == bytes) return slot;
-  }
+  return probe(first_of_, std::hash<std::string_view>()(bytes), 0u,
+               [&](uint32_t id) { return record_bytes(btf_.type(id)) == bytes; });
 }
 
 const NameIndex& RecordIndex::names() const {
