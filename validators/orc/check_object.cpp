@@ -1,6 +1,6 @@
 // Objects and modules (relocatable): what objtool writes per code section.
 #include <map>
-#include <unordered_map>
+#include <utility>
 
 #include "core/text.h"
 #include "orc/orc_checks.h"
@@ -23,18 +23,13 @@ bool is_zero(const uint8_t* raw) {
 // of them a lookup finds depends on the sort.
 void check_shared_addresses(const OrcTable& t, OrcFindings& f) {
   if (!t.layout_known) return;
-  std::unordered_map<uint64_t, size_t> first_real;  // (section, address) -> entry
-  first_real.reserve(t.size());
+  std::map<std::pair<uint32_t, uint64_t>, size_t> first_real;  // (section, address) -> entry
   for (size_t i = 0; i < t.size(); ++i) {
     const Site& s = t.sites[i];
     if (!s.resolved || is_weak(t.entries[i])) continue;
-    // Code sections of a relocatable file are far below 2^40 bytes; the
-    // section index goes above them.
-    const uint64_t key = (uint64_t(s.section) << 40) ^ s.address;
-    const auto [it, fresh] = first_real.try_emplace(key, i);
+    const auto [it, fresh] = first_real.try_emplace({s.section, s.address}, i);
     if (fresh) continue;
     const size_t k = it->second;
-    if (t.sites[k].section != s.section || t.sites[k].address != s.address) continue;
     if (t.entries[k].bytes != t.entries[i].bytes)
       f.at_entry(rules::SORT_003, i, "entry " + std::to_string(k) + " (" + describe(t.entries[k]) +
                                          ") is also a real entry at this address");
