@@ -91,6 +91,27 @@ TEST_P(Formats, GarbageAfterMagicIsAnError) {
 INSTANTIATE_TEST_SUITE_P(Compression, Formats, ::testing::ValuesIn(kFormats),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// A module's xz stream declares its size in its index: the output is sized
+// from it once (see decompress.cpp), padded or not; what does not read as a
+// footer and index declares nothing.
+TEST(Compression, XzIndexDeclaresTheOutputSize) {
+  const Bytes data = sample_data(3u << 20);
+  Bytes packed = xz(data, false);
+  EXPECT_EQ(xz_declared_size(packed), data.size());
+  packed.insert(packed.end(), 8, 0);  // stream padding
+  EXPECT_EQ(xz_declared_size(packed), data.size());
+  const Decompressed out = decompress(Compression::Xz, packed);
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_EQ(out.bytes, data);
+  Bytes cut(packed.begin(), packed.end() - 20);
+  EXPECT_EQ(xz_declared_size(cut), 0u);
+  Bytes bad = packed;
+  bad[bad.size() - 8 - 3] ^= 0xff;  // the footer's magic
+  EXPECT_EQ(xz_declared_size(bad), 0u);
+  EXPECT_EQ(xz_declared_size(Bytes{}), 0u);
+  EXPECT_EQ(xz_declared_size(xz(data, true)), 0u);  // lzma-alone has no index
+}
+
 TEST(Compression, UnknownBytesAreNotCompressed) {
   EXPECT_EQ(detect_compression(Bytes{'h', 'e', 'l', 'l', 'o'}), Compression::None);
   EXPECT_EQ(detect_compression(Bytes{}), Compression::None);

@@ -10,6 +10,7 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -92,6 +93,8 @@ Decompressed gunzip(std::span<const uint8_t> in, const Limits& limits) {
   r.bytes.resize(used);
   return r;
 }
+
+
 
 Decompressed unxz(std::span<const uint8_t> in, const Limits& limits, bool alone) {
   Decompressed r;
@@ -362,8 +365,34 @@ Decompressed decompress_stream(Compression c, std::span<const uint8_t> data, con
 
 }  // namespace
 
+// kmod writes a module as one xz stream whose index declares its size: the
+// output is then allocated once, where growing by half at a time briefly
+// took three times a 30 MB module. A lying index costs nothing more: the
+// decoder still stops at the limits.
+uint64_t xz_declared_size(std::span<const uint8_t> in) {
+  size_t end = in.size();
+  // Stream padding: zero words after the footer.
+  while (end >= 2 * LZMA_STREAM_HEADER_SIZE + 4 && std::all_of(in.begin() + end - 4, in.begin() + end, [](uint8_t b) { return b == 0; }))
+    end -= 4;
+  if (end < 2 * LZMA_STREAM_HEADER_SIZE) return 0;
+  lzma_stream_flags footer;
+  if (lzma_stream_footer_decode(&footer, in.data() + end - LZMA_STREAM_HEADER_SIZE) != LZMA_OK) return 0;
+  if (footer.backward_size > end - 2 * LZMA_STREAM_HEADER_SIZE) return 0;
+  const size_t index_at = end - LZMA_STREAM_HEADER_SIZE - static_cast<size_t>(footer.backward_size);
+  lzma_index* index = nullptr;
+  uint64_t memlimit = uint64_t(1) << 20;  // one block's record is a few bytes
+  size_t pos = 0;
+  if (lzma_index_buffer_decode(&index, &memlimit, nullptr, in.data() + index_at, &pos,
+                               static_cast<size_t>(footer.backward_size)) != LZMA_OK)
+    return 0;
+  const uint64_t size = lzma_index_uncompressed_size(index);
+  lzma_index_end(index, nullptr);
+  return size;
+}
+
 Decompressed decompress(Compression c, std::span<const uint8_t> data, size_t max_output, ExpansionGuard guard,
                         uint64_t size_hint) {
+  if (size_hint == 0 && c == Compression::Xz) size_hint = xz_declared_size(data);
   // A hint past the cap, or that would itself break the expansion guard, is
   // no hint: the decoder then finds the truth chunk by chunk.
   if (size_hint > max_output || (guard.ratio && size_hint >= guard.floor && size_hint / guard.ratio > data.size()))

@@ -44,4 +44,9 @@ inline constexpr size_t kDefaultMaxOutput = size_t(2) << 30;
 Decompressed decompress(Compression c, std::span<const uint8_t> data, size_t max_output = kDefaultMaxOutput,
                         ExpansionGuard guard = {}, uint64_t size_hint = 0);
 
+// The uncompressed size the index at the end of an xz stream declares (the
+// hint `decompress` takes for xz data when given none), 0 when the stream's
+// footer or index does not read.
+uint64_t xz_declared_size(std::span<const uint8_t> xz);
+
 }  // namespace elfmeta::input
