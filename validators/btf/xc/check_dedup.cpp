@@ -11,7 +11,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -40,8 +39,9 @@ size_t record_size(TypeRef t) { return kTypeRecordSize + payload_size(t.kind(), 
 std::string_view record_bytes(TypeRef t) { return {reinterpret_cast<const char*>(t.bytes()), record_size(t)}; }
 
 // The open tables below (the record index, the string table, the class
-// count): a power of two of slots, at least twice the entries, probed
-// linearly from a hash. Node-based maps were most of a vmlinux check.
+// count, the classes' first records): a power of two of slots, at least
+// twice the entries, probed linearly from a hash. Node-based maps were most
+// of a vmlinux check.
 size_t open_table_size(size_t entries) {
   size_t slots = 16;
   while (slots < 2 * entries) slots *= 2;
@@ -229,23 +229,30 @@ class DedupChecker {
       if (now == classes) break;
       classes = now;
     }
-    std::unordered_map<uint64_t, uint32_t> representative;
+    // The first record of each class, in the fourth open table (0: an
+    // empty slot; own ids are never 0). A node-based map, rehashed as it
+    // grew, was a tenth of a vmlinux check.
+    std::vector<uint32_t> representative(open_table_size(n), 0);
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t id = first + i;
-      const auto [it, fresh] = representative.emplace(cls[i], id);
+      const uint64_t c = cls[i];
+      const size_t slot = probe(representative, c, 0u, [&](uint32_t other) { return cls[other - first] == c; });
+      const bool fresh = representative[slot] == 0;
+      if (fresh) representative[slot] = id;
       // Byte-identical copies are XC-DEDUP-001's; anonymous records equal to
       // each other are what dedup merges too.
       if (fresh || first_copy[i] != id) continue;
+      const uint32_t earlier = representative[slot];
       const uint32_t kind = btf_.type(id).kind();
       if (kind == kDatasec || kind == kVar || kind == kFunc || kind == kDeclTag) continue;  // named by their use
       if (is_aggregate(kind)) {
         ++stats_.struct_duplicates;
         findings_.emit(rules::DEDUP_002, type_location(in_, id),
-                       label(id) + " is structurally identical to type " + std::to_string(it->second));
+                       label(id) + " is structurally identical to type " + std::to_string(earlier));
       } else {
         ++stats_.equivalent_records;
         findings_.emit(rules::DEDUP_004, type_location(in_, id),
-                       label(id) + " is equivalent to type " + std::to_string(it->second) +
+                       label(id) + " is equivalent to type " + std::to_string(earlier) +
                            " once duplicated types are merged");
       }
     }
