@@ -3,6 +3,8 @@
 #include "core/second_core.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <thread>
@@ -41,6 +43,24 @@ TEST(SecondCore, CallersOnManyThreadsAtOnce) {
     });
   for (auto& t : callers) t.join();
   EXPECT_EQ(sum, 8L * 2 * (499L * 500 / 2));
+}
+
+// A forked child has none of its parent's parked helpers: it makes its own
+// instead of waiting for one that is not there (the child is killed by an
+// alarm if it waits).
+TEST(SecondCore, ForkedChildMakesItsOwnHelpers) {
+  run_beside([] {}, [] {});  // a helper parked in this process
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::alarm(10);
+    int both = 0;
+    run_beside([&] { both += 1; }, [&] { both += 2; });
+    ::_exit(both == 3 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace

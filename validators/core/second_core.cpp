@@ -1,5 +1,7 @@
 #include "core/second_core.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -58,7 +60,25 @@ std::vector<Helper*>& parked() {
   return *helpers;
 }
 
+// A fork()ed child has none of the parked threads (only the thread that
+// forked): it forgets them and makes its own (a test that checks a large
+// blob in a child, under a CPU limit, waited forever for a parked helper
+// that exists only in its parent). The pool's lock is held across fork so
+// that the child never inherits it locked.
+void forget_helpers_in_child() {
+  parked().clear();  // their Helper objects leak: their threads are gone
+  pool_mutex.unlock();
+}
+void register_fork_handlers() {
+  static const bool registered = [] {
+    ::pthread_atfork([] { pool_mutex.lock(); }, [] { pool_mutex.unlock(); }, forget_helpers_in_child);
+    return true;
+  }();
+  (void)registered;
+}
+
 Helper* take_helper() {
+  register_fork_handlers();
   {
     std::lock_guard lock(pool_mutex);
     if (!parked().empty()) {

@@ -105,6 +105,37 @@ TEST(XcDedup, DuplicateAndUnreferencedStrings) {
       << run->text();
 }
 
+// From 4,096 records of its own a blob's name and string families run on a
+// second thread beside the record families (check_dedup.cpp): the findings
+// and their order must be a sequential run's, record families first.
+TEST(XcDedup, LargeBlobReportsEveryFamilyInTheSequentialOrder) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  b.add_ptr(int_id);
+  const uint32_t twin = b.add_ptr(int_id);  // XC-DEDUP-001
+  add_list(b, int_id);
+  const uint32_t second_list = add_list(b, int_id);  // XC-DEDUP-002, -004
+  const uint32_t fwd = b.add_fwd("list");            // XC-DEDUP-003
+  b.str("orphan");                                   // XC-DEDUP-005 (a note)
+  for (int i = 0; b.next_id() < 4300; ++i) b.add_int("i" + std::to_string(i), 4, 32, 1);
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "XC-DEDUP-001 XC-DEDUP-002 XC-DEDUP-003 XC-DEDUP-004") << run->text();
+  EXPECT_EQ(run->count("XC-DEDUP-005", Severity::Note), 1u);
+  EXPECT_EQ(run->stats.identical_records, 1u);
+  EXPECT_EQ(run->stats.struct_duplicates, 1u);
+  EXPECT_EQ(run->stats.fwd_with_definition, 1u);
+  EXPECT_EQ(run->stats.unreferenced_strings, 1u);
+  const std::string text = run->text();
+  const size_t identical = text.find("PTR " + std::to_string(twin) + " (anon) is byte-identical");
+  const size_t structural = text.find("STRUCT " + std::to_string(second_list) + " 'list' is structurally identical");
+  const size_t forward = text.find("[type " + std::to_string(fwd) + " FWD 'list']");
+  const size_t orphan = text.find("string 'orphan'");
+  ASSERT_NE(orphan, std::string::npos) << text;
+  EXPECT_LT(identical, structural) << text;
+  EXPECT_LT(structural, forward) << text;
+  EXPECT_LT(forward, orphan) << text;
+}
+
 TEST(XcDedup, ReferenceIntoTheTailOfAStringCountsAsUse) {
   BtfBuilder b;
   const uint32_t whole = b.str("unsigned int");

@@ -17,6 +17,7 @@
 #include "btf/btf_format.h"
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_rules.h"
+#include "core/second_core.h"
 #include "core/text.h"
 
 namespace elfmeta::btf::xc {
@@ -25,6 +26,9 @@ namespace {
 // Rounds of refinement before giving up: each round tells apart types whose
 // difference is one reference further away. Real kernels settle in tens.
 constexpr size_t kMaxRounds = 128;
+// From this many records of its own a blob's families are split over two
+// threads (a module's few hundred are not worth a hand-over).
+constexpr uint32_t kConcurrentRecords = 4096;
 
 uint64_t mix(uint64_t h, uint64_t v) {
   // splitmix64 of the combination: cheap, and spreads small ids.
@@ -89,12 +93,34 @@ class DedupChecker {
   DedupChecker(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats)
       : in_(in), btf_(in.btf), findings_(findings), stats_(stats) {}
 
+  // The record families (001, 006, 002/004) on this thread; the name and
+  // string families (003, 005), which need nothing the others find, beside
+  // them on a second one for a large blob: XC-DEDUP was most of what
+  // `check` of a kernel's BTF takes as a whole process. The second half
+  // reports into its own list, taken over afterwards: the findings and their
+  // order are a sequential run's. (Each family writes its own counters.)
   void run() {
-    const auto first_copy = identical_records();
-    split_identical();
-    equivalent_records(first_copy);
-    forward_declarations();
-    strings();
+    if (btf_.own_count() < kConcurrentRecords) {
+      const auto first_copy = identical_records();
+      split_identical();
+      equivalent_records(first_copy);
+      forward_declarations(findings_);
+      strings(findings_);
+      return;
+    }
+    DiagnosticList names_list;
+    Findings names(findings_.artifact(), names_list, findings_.consumer());
+    run_beside(
+        [&] {
+          forward_declarations(names);
+          strings(names);
+        },
+        [&] {
+          const auto first_copy = identical_records();
+          split_identical();
+          equivalent_records(first_copy);
+        });
+    findings_.absorb(names, names_list.items());
   }
 
  private:
@@ -282,7 +308,7 @@ class DedupChecker {
   }
 
   // XC-DEDUP-003: FWD beside a definition of the same name and kind.
-  void forward_declarations() {
+  void forward_declarations(Findings& findings) {
     std::unordered_set<NameKey, NameKeyHash> structs, unions;
     for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
@@ -296,7 +322,7 @@ class DedupChecker {
       const std::string_view name = key.name;
       if (name.empty() || !(t.kflag() ? unions : structs).contains(key)) continue;
       ++stats_.fwd_with_definition;
-      findings_.emit(rules::DEDUP_003, type_location(in_, id),
+      findings.emit(rules::DEDUP_003, type_location(in_, id),
                      "forward declaration of " + std::string(t.kflag() ? "union" : "struct") + " '" +
                          printable(name) + "' beside its definition");
     }
@@ -305,7 +331,7 @@ class DedupChecker {
   static constexpr uint64_t kNoString = ~uint64_t(0);
 
   // XC-DEDUP-005 over this blob's string section.
-  void strings() {
+  void strings(Findings& findings) {
     const uint32_t start = btf_.string_start();
     const uint64_t len = btf_.header().str_len;
     if (len == 0) return;
@@ -352,13 +378,13 @@ class DedupChecker {
                    std::nullopt};
       if (!fresh) {
         ++stats_.duplicate_strings;
-        findings_.emit(rules::DEDUP_005, loc,
+        findings.emit(rules::DEDUP_005, loc,
                        "string '" + printable(s) + "' repeats the one at string offset " +
                            std::to_string(start + earlier));
       } else if (!ext && std::none_of(used.begin() + pos, used.begin() + pos + s.size() + 1,
                                       [](uint8_t u) { return u; })) {
         ++stats_.unreferenced_strings;
-        findings_.emit(rules::DEDUP_005, loc,
+        findings.emit(rules::DEDUP_005, loc,
                        "string '" + printable(s) + "' at string offset " + std::to_string(start + pos) +
                            " is not referenced by any record",
                        Severity::Note);
