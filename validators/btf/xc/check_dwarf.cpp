@@ -1273,7 +1273,8 @@ std::string abi_of_all_copies_changed(Dwarf* dw, const Index& idx, std::string_v
 // BTF (or its base), and so has every function with a text symbol of its
 // name (what pahole encodes) whose calling convention GCC kept. Reported
 // in name order; returns how many were missing.
-size_t report_absent_from_btf(const CrossCheckInput& in, const Index& idx, Comparer& cmp, elfmeta::Findings& findings) {
+size_t report_absent_from_btf(const CrossCheckInput& in, Dwarf* dw, const Index& idx, Comparer& cmp,
+                              elfmeta::Findings& findings) {
   // The BTF's names: the checked blob's own records, and its base chain
   // through the index the caller shares between the split blobs of one base
   // (a kernel package's modules), built here only when there is none.
@@ -1303,6 +1304,14 @@ size_t report_absent_from_btf(const CrossCheckInput& in, const Index& idx, Compa
     if (key.cat == Cat::Func) {
       const input::Symbol* s = in.symbols ? in.symbols->find(key.name) : nullptr;
       if (!s || !s->function() || cmp.nocall(top->off)) continue;
+      // Left out on purpose by pahole 1.26 and later: a name with several
+      // text symbols (its "ambiguous address": one FUNC cannot say which),
+      // or code entered otherwise than its prototype says (the checks of
+      // XC-SYM-004 see it too).
+      const auto all = in.symbols->find_all(key.name);
+      if (std::count_if(all.begin(), all.end(), [](const input::Symbol* x) { return x->function(); }) > 1) continue;
+      size_t copies = 0;
+      if (!abi_of_all_copies_changed(dw, idx, key.name, in.artifact.machine, copies).empty()) continue;
     }
     absent.push_back({{key.cat, key.name}, &*top});
   }
@@ -1530,7 +1539,7 @@ void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   for (const Pending& p : pending)
     if (!p.outcome.agree) report(p.outcome.best);
 
-  const size_t absent = report_absent_from_btf(in, idx, cmp, findings);
+  const size_t absent = report_absent_from_btf(in, session->dwarf(), idx, cmp, findings);
 
   std::string note = "XC-DW: " + std::to_string(compared) + " BTF types compared with the DWARF of " +
                      std::to_string(idx.cus) + " compile units, " + std::to_string(agreed) + " agree";
