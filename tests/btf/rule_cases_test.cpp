@@ -140,3 +140,22 @@ TEST(BtfRuleTable, IdsAreUniqueAndDocumented) {
 
 }  // namespace
 }  // namespace elfmeta::testing
+
+namespace elfmeta::testing {
+namespace {
+
+// libbpf's distilled base (pahole's distilled_base, a module's .BTF.base)
+// keeps an enum's name and size only, an ENUM64 as an 8-byte ENUM without
+// enumerators: no value was cut to 32 bits, so no BTF-ENUM-008.
+TEST(BtfRuleCaseLimits, EightByteEnumWithoutEnumeratorsIsNotEnum008) {
+  const RuleCase distilled{"BTF-ENUM-008", [](bool, const synth::BtfBuilder& context) {
+                             synth::BtfBuilder b = context;
+                             b.add_enum("wide", 8, {});
+                             return b.build();
+                           }};
+  const Outcome o = run_case(distilled, false, rule_case_context());
+  EXPECT_FALSE(o.rules.count("BTF-ENUM-008")) << o.listing;
+}
+
+}  // namespace
+}  // namespace elfmeta::testing

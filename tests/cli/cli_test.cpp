@@ -77,6 +77,17 @@ TEST(Cli, OracleVmWithoutAnImageIsOneLineExitTwo) {
   EXPECT_EQ(r.err.rfind("elfmeta: ", 0), 0u) << r.err;
 }
 
+// --consumer bpf-object loads what libbpf would (the fixed-up BTF of a BPF
+// object); no other consumer has a meaning for the kernel's verdict.
+TEST(Cli, OracleConsumerIsBpfObjectOnly) {
+  for (const char* args : {"oracle --consumer bpf-load x", "oracle --consumer kernel x",
+                           "oracle --consumer bpf-object --vm /nonexistent/vmlinuz x"}) {
+    const CliRun r = elfmeta(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_NE(r.err.find("--consumer"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST(Cli, WerrorTurnsWarningsIntoFailure) {
   synth::BtfBuilder b;
   b.add_int("int", 4, 32, 1);

@@ -64,6 +64,8 @@ constexpr CommandHelp kCommands[] = {
     {"oracle",
      "  oracle FILE...         load each blob with bpf(BPF_BTF_LOAD) and print the\n"
      "                         running kernel's verdict\n"
+     "  oracle --consumer bpf-object FILE...\n"
+     "                         a BPF object's BTF as libbpf loads it (fixed up)\n"
      "  oracle --vm IMAGE FILE...\n"
      "                         boot IMAGE (a vmlinuz or a Debian linux-image .deb) under\n"
      "                         qemu and print its verdict on each blob (BPF_BTF_LOAD) or\n"

@@ -5,6 +5,9 @@
 #include <optional>
 
 #include "btf/artifact_check.h"
+#include "btf/ext/bpf_object.h"
+#include "btf/findings.h"
+#include "btf/parse.h"
 #include "cli.h"
 #include "input/kernel_release.h"
 #include "oracle/kernel_btf_oracle.h"
@@ -33,6 +36,23 @@ std::optional<std::vector<uint8_t>> btf_or_report(const input::Artifact& a, cons
     return std::nullopt;
   }
   return std::vector<uint8_t>(where->data.begin(), where->data.end());
+}
+
+// With --consumer bpf-object: a BPF object's BTF as libbpf hands it to
+// BPF_BTF_LOAD (DATASEC sizes, VAR offsets and extern linkage fixed up, as
+// `check --consumer bpf-object` checks it); other inputs' BTF as they carry it.
+std::optional<std::vector<uint8_t>> loaded_btf_or_report(const input::Artifact& a, const std::string& path,
+                                                         bool as_bpf_object, int& status) {
+  auto blob = btf_or_report(a, path, status);
+  if (!blob || !as_bpf_object || !btf::ext::is_bpf_object(a)) return blob;
+  NullSink quiet;
+  btf::Findings parse_findings(btf::CheckContext{a.name, ".BTF", kBpfObject, {}}, quiet);
+  const auto raw = btf::parse(*blob, btf::ParseOptions{}, parse_findings);
+  if (!raw) return blob;  // unparsable: the kernel judges the raw bytes
+  elfmeta::Findings object_findings(a.name, quiet, kBpfObject);
+  auto fixed = btf::ext::check_object_btf(a, *raw, object_findings);
+  if (fixed.empty()) return blob;
+  return fixed;
 }
 
 // What the VM is asked about: the BTF of each input, loaded with
@@ -108,13 +128,18 @@ int run_vm_oracle(const std::string& image, const std::vector<std::string>& path
 
 int run_oracle(Args args) {
   std::vector<std::string> paths;
-  std::string image;
+  std::string image, consumer;
   while (!args.done()) {
     if (args.option("--vm", image)) continue;
+    if (args.option("--consumer", consumer)) {
+      if (consumer != "bpf-object") throw UsageError("oracle: --consumer takes only bpf-object");
+      continue;
+    }
     if (args.peek().size() > 1 && args.peek()[0] == '-') throw UsageError("oracle: unknown option '" + args.peek() + "'");
     paths.push_back(args.next());
   }
   if (paths.empty()) throw UsageError("oracle needs at least one FILE");
+  if (!image.empty() && !consumer.empty()) throw UsageError("oracle: --consumer is not for --vm");
   if (!image.empty()) return run_vm_oracle(image, paths);
   std::string why;
   if (!oracle::kernel_btf_oracle_available(&why)) {
@@ -125,7 +150,7 @@ int run_oracle(Args args) {
   for (const auto& path : paths) {
     const auto artifact = open_or_report(path, status);
     if (!artifact) continue;
-    const auto blob = btf_or_report(*artifact, path, status);
+    const auto blob = loaded_btf_or_report(*artifact, path, consumer == "bpf-object", status);
     if (!blob) continue;
     const auto v = oracle::kernel_btf_load(*blob);
     std::cout << path << ": " << (v.accepted ? "accepted" : "rejected");

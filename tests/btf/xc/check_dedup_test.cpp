@@ -46,6 +46,19 @@ TEST(XcDedup, ByteIdenticalRecords) {
       << run->text();
 }
 
+// Two static variables of one name and type in two units (pahole's
+// global_var encodes both): byte-identical VARs, but two variables, which
+// btf__dedup never merges.
+TEST(XcDedup, ByteIdenticalVarsAreTwoVariables) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t first = b.add_var("debug", int_id);
+  const uint32_t second = b.add_var("debug", int_id);
+  b.add_datasec(".bss", 8, {{first, 0, 4}, {second, 4, 4}});
+  auto run = run_cross_check(b.build());
+  EXPECT_EQ(run->rules(), "") << run->text();
+}
+
 TEST(XcDedup, StructurallyIdenticalStructsAndWhatPointsAtThem) {
   // Two copies of a self-referential struct: not byte-identical (each
   // points at its own copy), equal after following the references.

@@ -194,9 +194,16 @@ class ConventionChecker {
                        "long is " + std::to_string(*mine) + " bytes in the split BTF, " + std::to_string(*theirs) +
                            " in its base");
     }
-    if (in_.artifact.kind == input::ArtifactKind::Elf && in_.artifact.endian != btf_.stored_endian())
+    // The order the section is stored in: what is checked can be a BPF
+    // object's fixed-up copy, which (as libbpf's) is in host order.
+    Endian stored = btf_.stored_endian();
+    if (const input::Section* s = in_.artifact.section(".BTF"); s && s->data.size() >= 2) {
+      if (s->data[0] == 0xeb && s->data[1] == 0x9f) stored = Endian::Big;
+      else if (s->data[0] == 0x9f && s->data[1] == 0xeb) stored = Endian::Little;
+    }
+    if (in_.artifact.kind == input::ArtifactKind::Elf && in_.artifact.endian != stored)
       findings_.emit(rules::CONV_009, whole,
-                     ".BTF is " + order(btf_.stored_endian()) + " in a " + order(in_.artifact.endian) + " ELF file");
+                     ".BTF is " + order(stored) + " in a " + order(in_.artifact.endian) + " ELF file");
   }
 
   // The size of the first INT named like long from `first` (libbpf's guess

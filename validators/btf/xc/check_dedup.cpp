@@ -138,7 +138,10 @@ class DedupChecker {
     const RecordIndex own(btf_, first);
     std::vector<uint32_t> first_copy(btf_.own_count());
     for (uint32_t id = first; id < btf_.type_count(); ++id) {
-      const uint32_t copy = own.find(btf_.type(id));
+      // A VAR is one variable: static variables of one name and type in two
+      // units (pahole's global_var) are byte-identical VARs that btf__dedup
+      // keeps apart, as it does every VAR and DATASEC.
+      const uint32_t copy = btf_.type(id).kind() == kVar ? id : own.find(btf_.type(id));
       first_copy[id - first] = copy;
       if (copy == id) continue;
       ++stats_.identical_records;
