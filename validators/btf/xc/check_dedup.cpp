@@ -135,14 +135,14 @@ class DedupChecker {
   // byte-identical to it (itself when none).
   std::vector<uint32_t> identical_records() {
     const uint32_t first = btf_.first_id();
-    const RecordIndex own(btf_, first);
-    std::vector<uint32_t> first_copy(btf_.own_count());
+    std::vector<uint32_t> first_copy;
+    const RecordIndex own(btf_, first, &first_copy);
     for (uint32_t id = first; id < btf_.type_count(); ++id) {
       // A VAR is one variable: static variables of one name and type in two
       // units (pahole's global_var) are byte-identical VARs that btf__dedup
       // keeps apart, as it does every VAR and DATASEC.
-      const uint32_t copy = btf_.type(id).kind() == kVar ? id : own.find(btf_.type(id));
-      first_copy[id - first] = copy;
+      if (btf_.type(id).kind() == kVar) first_copy[id - first] = id;
+      const uint32_t copy = first_copy[id - first];
       if (copy == id) continue;
       ++stats_.identical_records;
       findings_.emit(rules::DEDUP_001, type_location(in_, id),
@@ -407,14 +407,17 @@ class DedupChecker {
 // One entry per distinct record content, the lowest id that has it (ids
 // are visited in order): find() is then one lookup however many copies a
 // blob holds, where walking every copy of a content made N copies cost N^2.
-RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id) : btf_(btf), first_id_(first_id) {
+RecordIndex::RecordIndex(const Btf& btf, uint32_t first_id, std::vector<uint32_t>* first_copy)
+    : btf_(btf), first_id_(first_id) {
   const uint32_t from = std::max(first_id, 1u);
   first_of_.assign(open_table_size(btf.type_count() > from ? btf.type_count() - from : 0), 0);
+  if (first_copy) first_copy->assign(btf.type_count() > first_id ? btf.type_count() - first_id : 0, 0);
   for (uint32_t id = from; id < btf.type_count(); ++id) {
     const TypeRef t = btf.type(id);
     if (t.is_void()) continue;
     const size_t slot = slot_of(record_bytes(t));
     if (!first_of_[slot]) first_of_[slot] = id;
+    if (first_copy) (*first_copy)[id - first_id] = first_of_[slot];
   }
 }
 

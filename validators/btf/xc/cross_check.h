@@ -81,7 +81,10 @@ class NameIndex {
 // on one vmlinux; XC-DEDUP-006).
 class RecordIndex {
  public:
-  RecordIndex(const Btf& btf, uint32_t first_id);
+  // With `first_copy`, also the lowest id byte-identical to each indexed
+  // record (itself when none), at index id - first_id: what find() would
+  // say of each, found while indexing instead of by a second lookup.
+  RecordIndex(const Btf& btf, uint32_t first_id, std::vector<uint32_t>* first_copy = nullptr);
   // The lowest indexed id whose record is byte-identical to `t`, or 0.
   uint32_t find(TypeRef t) const;
   const Btf& btf() const { return btf_; }
