@@ -331,7 +331,10 @@ class DedupChecker {
     }
   }
 
-  static constexpr uint64_t kNoString = ~uint64_t(0);
+  // Positions in the string section (its length is a u32 of the header),
+  // four bytes a slot: the probe's load misses the cache for most strings,
+  // and a smaller table misses less.
+  static constexpr uint32_t kNoString = ~uint32_t(0);
 
   // XC-DEDUP-005 over this blob's string section.
   void strings(Findings& findings) {
@@ -367,27 +370,31 @@ class DedupChecker {
     // The first position of each string, in an open table sized once by
     // the strings' count (their terminators).
     const uint64_t first_pos = start == 0 ? 1 : 0;  // the empty string at 0 is the anonymous name
-    std::vector<uint64_t> first_at(open_table_size(static_cast<size_t>(std::count(base + first_pos, base + len, '\0'))),
+    std::vector<uint32_t> first_at(open_table_size(static_cast<size_t>(std::count(base + first_pos, base + len, '\0'))),
                                    kNoString);
     const std::hash<std::string_view> hash;
     for (uint64_t pos = first_pos; pos < len;) {
       const std::string_view s(base + pos);
       ++stats_.strings;
-      const size_t slot = probe(first_at, hash(s), kNoString, [&](uint64_t p) { return std::string_view(base + p) == s; });
-      const uint64_t earlier = first_at[slot];
+      const size_t slot = probe(first_at, hash(s), kNoString, [&](uint32_t p) { return std::string_view(base + p) == s; });
+      const uint32_t earlier = first_at[slot];
       const bool fresh = earlier == kNoString;
-      if (fresh) first_at[slot] = pos;
-      Location loc{in_.artifact.name, btf_section(in_), btf_.string_section_offset() + pos, "", std::nullopt, "",
-                   std::nullopt};
+      if (fresh) first_at[slot] = static_cast<uint32_t>(pos);
+      // Built for a finding only: two string copies for each of a kernel's
+      // 100k strings were a tenth of this loop.
+      auto loc = [&] {
+        return Location{in_.artifact.name, btf_section(in_), btf_.string_section_offset() + pos, "", std::nullopt, "",
+                        std::nullopt};
+      };
       if (!fresh) {
         ++stats_.duplicate_strings;
-        findings.emit(rules::DEDUP_005, loc,
+        findings.emit(rules::DEDUP_005, loc(),
                        "string '" + printable(s) + "' repeats the one at string offset " +
                            std::to_string(start + earlier));
       } else if (!ext && std::none_of(used.begin() + pos, used.begin() + pos + s.size() + 1,
                                       [](uint8_t u) { return u; })) {
         ++stats_.unreferenced_strings;
-        findings.emit(rules::DEDUP_005, loc,
+        findings.emit(rules::DEDUP_005, loc(),
                        "string '" + printable(s) + "' at string offset " + std::to_string(start + pos) +
                            " is not referenced by any record",
                        Severity::Note);
