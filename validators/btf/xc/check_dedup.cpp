@@ -93,33 +93,36 @@ class DedupChecker {
   DedupChecker(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats)
       : in_(in), btf_(in.btf), findings_(findings), stats_(stats) {}
 
-  // The record families (001, 006, 002/004) on this thread; the name and
-  // string families (003, 005), which need nothing the others find, beside
-  // them on a second one for a large blob: XC-DEDUP was most of what
-  // `check` of a kernel's BTF takes as a whole process. The second half
-  // reports into its own list, taken over afterwards: the findings and their
-  // order are a sequential run's. (Each family writes its own counters.)
+  // The refinement of XC-DEDUP-002/004's classes on this thread; the
+  // other families (001, 003, 005), which need nothing it finds, beside it
+  // on a second one for a large blob: XC-DEDUP was most of what `check` of
+  // a kernel's BTF takes as a whole process. Each half reports into its own
+  // list, taken over in the order of a sequential run, so the findings and
+  // their order are the same. (Each family writes its own counters.)
   void run() {
     if (btf_.own_count() < kConcurrentRecords) {
-      const auto first_copy = identical_records();
+      const auto first_copy = identical_records(findings_);
       split_identical();
-      equivalent_records(first_copy);
+      report_equivalent(equivalence_classes(), first_copy);
       forward_declarations(findings_);
       strings(findings_);
       return;
     }
-    DiagnosticList names_list;
+    DiagnosticList copies_list, names_list;
+    Findings copies(findings_.artifact(), copies_list, findings_.consumer());
     Findings names(findings_.artifact(), names_list, findings_.consumer());
+    std::vector<uint32_t> first_copy;
+    std::optional<std::vector<uint64_t>> classes;
     run_beside(
         [&] {
+          first_copy = identical_records(copies);
           forward_declarations(names);
           strings(names);
         },
-        [&] {
-          const auto first_copy = identical_records();
-          split_identical();
-          equivalent_records(first_copy);
-        });
+        [&] { classes = equivalence_classes(); });
+    findings_.absorb(copies, copies_list.items());
+    split_identical();
+    report_equivalent(classes, first_copy);
     findings_.absorb(names, names_list.items());
   }
 
@@ -133,7 +136,7 @@ class DedupChecker {
 
   // XC-DEDUP-001. Returns, per own record, the id of the earliest record
   // byte-identical to it (itself when none).
-  std::vector<uint32_t> identical_records() {
+  std::vector<uint32_t> identical_records(Findings& findings) {
     const uint32_t first = btf_.first_id();
     std::vector<uint32_t> first_copy;
     const RecordIndex own(btf_, first, &first_copy);
@@ -145,7 +148,7 @@ class DedupChecker {
       const uint32_t copy = first_copy[id - first];
       if (copy == id) continue;
       ++stats_.identical_records;
-      findings_.emit(rules::DEDUP_001, type_location(in_, id),
+      findings.emit(rules::DEDUP_001, type_location(in_, id),
                      label(id) + " is byte-identical to type " + std::to_string(copy));
     }
     return first_copy;
@@ -214,8 +217,11 @@ class DedupChecker {
     return k.off ? mix(h, k.off) : h;
   }
 
-  // XC-DEDUP-002 and -004.
-  void equivalent_records(const std::vector<uint32_t>& first_copy) {
+  // The classes of XC-DEDUP-002 and -004: per own record, a hash equal for
+  // two records exactly when dedup would merge them (then more entries, the
+  // fixed classes of references outside the blob); nullopt when the
+  // refinement did not settle within kMaxRounds.
+  std::optional<std::vector<uint64_t>> equivalence_classes() const {
     const uint32_t first = btf_.first_id(), n = btf_.own_count();
     // Each record's references, read once (the rounds below revisit them
     // many times): positions in `cls`, whose first n entries are the own
@@ -243,11 +249,7 @@ class DedupChecker {
     cls.insert(cls.end(), outside.begin(), outside.end());
     std::vector<uint64_t> next = cls;
     for (;; ++rounds) {
-      if (rounds == kMaxRounds) {
-        findings_.note(btf_section(in_), "type equivalence did not settle in " + std::to_string(kMaxRounds) +
-                                             " rounds: XC-DEDUP-002/004 skipped");
-        return;
-      }
+      if (rounds == kMaxRounds) return std::nullopt;
       for (uint32_t i = 0; i < n; ++i) {
         uint64_t h = cls[i];
         for (uint32_t k = ref_start[i]; k < ref_start[i + 1]; ++k) h = mix(h, cls[refs[k]]);
@@ -258,6 +260,19 @@ class DedupChecker {
       if (now == classes) break;
       classes = now;
     }
+    return cls;
+  }
+
+  // XC-DEDUP-002 and -004: each record equivalent to an earlier one, unless
+  // it is a byte-identical copy (`first_copy`, XC-DEDUP-001's).
+  void report_equivalent(const std::optional<std::vector<uint64_t>>& classes, const std::vector<uint32_t>& first_copy) {
+    if (!classes) {
+      findings_.note(btf_section(in_), "type equivalence did not settle in " + std::to_string(kMaxRounds) +
+                                           " rounds: XC-DEDUP-002/004 skipped");
+      return;
+    }
+    const std::vector<uint64_t>& cls = *classes;
+    const uint32_t first = btf_.first_id(), n = btf_.own_count();
     // The first record of each class, in the fourth open table (0: an
     // empty slot; own ids are never 0). A node-based map, rehashed as it
     // grew, was a tenth of a vmlinux check.
