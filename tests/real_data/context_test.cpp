@@ -102,6 +102,10 @@ TEST_P(KallsymsContext, RunningKernelsKallsymsForAnotherImageAreOneFinding) {
   const CliRun junit = run_cli("check -j 2 --format junit --kallsyms /proc/kallsyms " + tree_.vmlinuz.string());
   EXPECT_NE(junit.out.find("XC-CTX-001"), std::string::npos) << junit.out.substr(0, 3000);
   EXPECT_EQ(junit.out.find("XC-SYM-001"), std::string::npos);
+  // coverage does not count with them either, and says why.
+  const CliRun coverage = run_cli("coverage -j 2 --kallsyms /proc/kallsyms " + tree_.vmlinuz.string());
+  EXPECT_EQ(coverage.status, 1);
+  EXPECT_NE(coverage.err.find("[XC-CTX-001]"), std::string::npos) << coverage.err;
 }
 
 // The image's own symbols written as a System.map and moved by a KASLR
