@@ -182,6 +182,15 @@ TEST_F(BaseContext, ModuleOnAnotherKernelsBaseIsOneFinding) {
   }
 }
 
+// Given beside another kernel's image, with no image of its release, a
+// module is read on that image: the same one finding.
+TEST_F(BaseContext, ModuleBesideAnotherKernelsImageIsOneFinding) {
+  const JsonRun r = check_json("--only btf " + trees_.at("debian-6.1").vmlinuz.string() + " " + module_.string());
+  EXPECT_EQ(r.rules.count("XC-CTX-002") ? r.rules.at("XC-CTX-002") : 0u, 1u) << r.text;
+  EXPECT_EQ(with_prefix(r, "BTF-"), 0u) << r.text;
+  EXPECT_EQ(r.summary.at("btf_not_checked").get<size_t>(), 1u);
+}
+
 TEST_F(BaseContext, ModuleOnItsOwnBaseIsChecked) {
   const JsonRun r = check_json("--base-btf " + trees_.at("debian-6.12").vmlinuz.string() + " " + module_.string());
   EXPECT_EQ(r.status, 0) << r.text;
