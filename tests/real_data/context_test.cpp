@@ -180,6 +180,11 @@ TEST_F(BaseContext, ModuleOnAnotherKernelsBaseIsOneFinding) {
     EXPECT_EQ(r.summary.at("btf_not_checked").get<size_t>(), 1u);
     EXPECT_NE(r.text.find("module of 6.12.117+deb12-cloud-amd64, base of "), std::string::npos) << r.text;
   }
+  // A run that does not check BTF does not judge its base.
+  const JsonRun orc = check_json("--only orc --base-btf " + trees_.at("debian-6.1").vmlinuz.string() + " " +
+                                 module_.string());
+  EXPECT_EQ(orc.rules.count("XC-CTX-002"), 0u) << orc.text;
+  EXPECT_EQ(orc.summary.at("errors").get<size_t>(), 0u) << orc.text;
 }
 
 // Given beside another kernel's image, with no image of its release, a

@@ -587,7 +587,7 @@ class Runner {
   // the one it is to be checked on; the first of each base's is kept for
   // the finding.
   bool foreign_base(InputResult& r, const BaseOrigin& origin) {
-    if (!origin.btf || !origin.btf->btf || r.artifact->is_vmlinux()) return false;
+    if (!s_.btf_on || !origin.btf || !origin.btf->btf || r.artifact->is_vmlinux()) return false;
     const auto where = btf::locate_btf(*r.artifact);
     if (!where || where->distilled_base) return false;  // checked on its own .BTF.base
     const btf::xc::ContextVerdict v = btf::xc::judge_split_base(
