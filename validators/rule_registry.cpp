@@ -18,7 +18,7 @@ std::span<const Rule* const> all_rules() {
     std::vector<const Rule*> v;
     for (auto table : {btf::rules::table(), btf::ext::rules::table(), btf::ext::rules::bpf_object_table(),
                         btf::xc::rules::symbol_table(), btf::xc::rules::dedup_table(),
-                        btf::xc::rules::convention_table(), btf::xc::rules::dwarf_table(),
+                        btf::xc::rules::convention_table(), btf::xc::rules::dwarf_table(), btf::xc::rules::context_table(),
                         orc::rules::table(), sframe::rules::table(), input::rules::table()})
       v.insert(v.end(), table.begin(), table.end());
     return v;

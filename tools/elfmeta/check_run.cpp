@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "btf/libbpf_model.h"
+#include "btf/xc/check_context.h"
 #include "btf/xc/cross_check.h"
 #include "coverage/coverage.h"
 #include "core/text.h"
@@ -131,13 +132,23 @@ orc::OrcCheck check_orc_of(const input::Artifact& a, const input::SymbolIndex* s
   return orc::check_orc(a, options, list);
 }
 
-// BTF cross-checks of a checked blob.
+// BTF cross-checks of a checked blob. `withheld`: why symbols there were
+// are not used (XC-CTX-001).
 void cross_check_of(const InputResult& r, const input::SymbolIndex* symbols, BaseIndexes& bases,
-                    DiagnosticList& list) {
+                    DiagnosticList& list, std::string_view withheld = {}) {
   if (!r.check.checked || !r.check.btf.btf) return;
   elfmeta::Findings findings(r.artifact->name, list);
   const btf::Btf& blob = *r.check.btf.btf;
-  btf::xc::cross_check({*r.artifact, blob, symbols, bases.get(blob.base())}, findings);
+  btf::xc::cross_check({*r.artifact, blob, symbols, bases.get(blob.base()), withheld}, findings);
+}
+
+// The release a base's file is of: an image's banner, the running kernel's
+// for /sys/kernel/btf/vmlinux; "" for other raw blobs.
+std::string release_of(const input::Artifact* a, const std::optional<std::string>& running) {
+  if (!a) return "";
+  if (a->is_vmlinux()) return input::kernel_image_release(*a).value_or("");
+  if (a->path == "/sys/kernel/btf/vmlinux") return running.value_or("");
+  return "";
 }
 
 template <typename Fn>
@@ -214,6 +225,22 @@ struct KernelImage {
   int package = -1;
   std::string release;  // from its banner ("7.2.13+deb14-cloud-amd64"), "" unknown
   const btf::CheckedBtf* btf = nullptr;
+  std::string path;     // for XC-CTX-002
+};
+
+// A base split blobs were checked on: where it is from, for XC-CTX-002.
+struct BaseOrigin {
+  const btf::CheckedBtf* btf = nullptr;
+  std::string name, release;
+};
+
+// The modules whose split BTF was not built on a base they were given
+// (XC-CTX-002): one finding per base, on the first of them.
+struct ForeignBase {
+  std::string name;
+  size_t modules = 0;
+  InputResult* first = nullptr;
+  std::string evidence;  // of the first
 };
 
 // One package or unpacked tree: its files, streamed.
@@ -229,7 +256,12 @@ class Runner {
  public:
   Runner(CheckSettings& s, CheckRun& run, const btf::CheckedBtf* explicit_base)
       : s_(s), run_(run), explicit_base_(explicit_base), budget_(s.limits), running_(input::running_kernel_release()),
-        progress_("checking", 0) {}
+        kallsyms_release_(btf::xc::kallsyms_file_release(s.kallsyms)), progress_("checking", 0) {
+    if (explicit_base_) {
+      explicit_origin_.name = s_.base_paths.back();
+      explicit_origin_.release = release_of(run_.bases->get(explicit_origin_.name, nullptr).artifact.get(), running_);
+    }
+  }
 
   void run() {
     std::vector<size_t> files;
@@ -501,6 +533,7 @@ class Runner {
     KernelImage image;
     image.package = r.package;
     image.btf = &r.check.btf;
+    image.path = r.path;
     if (const auto banner = input::kernel_image_release(*r.artifact)) image.release = *banner;
     std::lock_guard lock(mu_);
     images_.push_back(image);
@@ -524,43 +557,90 @@ class Runner {
   void check_other(InputResult& r, const btf::CheckedBtf* base) {
     const input::Artifact& a = *r.artifact;
     bool base_missing = false;
-    if (!base) base = explicit_base_;
+    BaseOrigin origin;
+    if (!base && explicit_base_) base = explicit_base_, origin = explicit_origin_;
     if (!base) {
       auto where = btf::locate_btf(a);
       if (where && btf::needs_base(a, *where)) {
         std::optional<std::string> path = a.implied_btf_base;
-        if (!path) base = image_for(r);
+        if (!path) {
+          const KernelImage image = image_for(r);
+          base = image.btf;
+          origin.name = image.path, origin.release = image.release;
+        }
         if (!base && !path && running_ && input::module_vermagic_release(a) == running_) path = "/sys/kernel/btf/vmlinux";
         if (path) {
           const LoadedBase& b = run_.bases->get(*path, nullptr);
           if (b.error.empty()) base = &b.checked;
+          origin.name = *path, origin.release = release_of(b.artifact.get(), running_);
         }
         // A package member without its image: one note for the package
         // instead of one per module (the checks of its BTF did not run).
         base_missing = !base && r.package >= 0;
       }
     }
-    check_one(r, base, base_missing);
+    origin.btf = base;
+    check_one(r, base, base_missing ? SkipBtf::BaseMissing : foreign_base(r, origin) ? SkipBtf::ForeignBase : SkipBtf::No);
+  }
+
+  // XC-CTX-002: whether the split BTF of `r` was built on another base than
+  // the one it is to be checked on; the first of each base's is kept for
+  // the finding.
+  bool foreign_base(InputResult& r, const BaseOrigin& origin) {
+    if (!s_.btf_on || !origin.btf || !origin.btf->btf || r.artifact->is_vmlinux()) return false;
+    const auto where = btf::locate_btf(*r.artifact);
+    if (!where || where->distilled_base) return false;  // checked on its own .BTF.base
+    const btf::xc::ContextVerdict v = btf::xc::judge_split_base(
+        {where->data, *origin.btf->btf, origin.name, input::module_vermagic_release(*r.artifact).value_or(""),
+         origin.release});
+    if (v.belongs) return false;
+    std::lock_guard lock(mu_);
+    ForeignBase& f = foreign_bases_[origin.btf];
+    f.name = origin.name.empty() ? "given" : origin.name;
+    ++f.modules;
+    if (!f.first || r.order < f.first->order) f.first = &r, f.evidence = v.evidence;
+    return true;
   }
 
   // The image a module's split BTF continues: the image of its own package
   // or tree; else the image of the same release; else, for files given by
   // themselves, the first image given.
-  const btf::CheckedBtf* image_for(const InputResult& r) {
+  KernelImage image_for(const InputResult& r) {
     std::lock_guard lock(mu_);
     if (r.package >= 0)
       for (const auto& image : images_)
-        if (image.package == r.package) return image.btf;
+        if (image.package == r.package) return image;
     std::string release = input::module_vermagic_release(*r.artifact).value_or("");
     if (release.empty() && r.package >= 0) release = run_.packages[r.package].id.release;
     if (!release.empty())
       for (const auto& image : images_)
-        if (image.release == release) return image.btf;
-    if (r.package < 0 && !images_.empty()) return images_.front().btf;
-    return nullptr;
+        if (image.release == release) return image;
+    if (r.package < 0 && !images_.empty()) return images_.front();
+    return {};
   }
 
-  void check_one(InputResult& r, const btf::CheckedBtf* base, bool skip_split_btf = false) {
+  // XC-CTX-001: whether the --kallsyms file is of the image `r` (the
+  // anchors against the image's own symbols, the releases, the FUNC names).
+  bool kallsyms_fit(const InputResult& r, DiagnosticList& list) {
+    const input::Artifact& a = *r.artifact;
+    std::optional<input::SymbolIndex> own;
+    std::string image_release, ignored;
+    if (a.is_vmlinux()) {
+      own = input::symbols_from_symtab(a, input::SymtabFilter::Functions);
+      if (!own) own = input::symbols_from_image_kallsyms(a, ignored);
+    }
+    image_release = release_of(&a, running_);
+    elfmeta::Findings findings(a.name, list);
+    return btf::xc::check_kallsyms_context(
+        {*s_.kallsyms_file, kallsyms_release_, own ? &*own : nullptr, image_release, r.check.btf.btf.get()}, findings);
+  }
+
+  // Why the BTF of an input is not checked: its base is missing, or is not
+  // the one it was built on (XC-CTX-002, reported once per base at the end).
+  enum class SkipBtf { No, BaseMissing, ForeignBase };
+
+  void check_one(InputResult& r, const btf::CheckedBtf* base, SkipBtf skip = SkipBtf::No) {
+    const bool skip_split_btf = skip != SkipBtf::No;
     r.kernel = s_.kernel ? *s_.kernel : btf::kernel_of(*r.artifact);
     btf::CheckOptions options = s_.btf;
     options.kernel = btf::KernelProfile(r.kernel.release);
@@ -578,9 +658,17 @@ class Runner {
     if (s_.btf_on && skip_split_btf) {
       std::lock_guard lock(mu_);
       ++run_.btf_not_checked;
-      ++missing_base_[r.package];
+      if (skip == SkipBtf::BaseMissing) ++missing_base_[r.package];
     }
-    if (s_.xc_on) cross_check_of(r, symbols, *run_.base_indexes, list);
+    // The --kallsyms file of another kernel: one finding, and the checks
+    // that read symbols do not run.
+    std::string_view withheld;
+    if (symbols && s_.kallsyms_file && symbols == &*s_.kallsyms_file && !kallsyms_fit(r, list)) {
+      symbols = nullptr;
+      withheld = btf::xc::kKallsymsWithheld;
+      why = withheld;
+    }
+    if (s_.xc_on) cross_check_of(r, symbols, *run_.base_indexes, list, withheld);
     if (s_.orc_on) r.orc = check_orc_of(*r.artifact, symbols, why, r.kernel, list);
     if (s_.sframe_on) r.sframe = sframe::check_sframe(*r.artifact, sframe::SframeOptions{s_.sframe_consumer}, list);
     r.diagnostics = std::move(list.items());
@@ -615,6 +703,12 @@ class Runner {
   // ------------------------------------------------------------ the end
 
   void finish() {
+    for (auto& [base, f] : foreign_bases_) {
+      DiagnosticList list;
+      elfmeta::Findings findings(f.first->name, list);
+      btf::xc::report_foreign_base(findings, f.name, f.evidence, f.modules);
+      for (auto& d : list.items()) f.first->diagnostics.push_back(std::move(d));
+    }
     // A package's own notes go before the findings of its first artifact;
     // so does the note of modules whose image was not given.
     for (auto& [package, count] : missing_base_) {
@@ -644,13 +738,16 @@ class Runner {
   CheckSettings& s_;
   CheckRun& run_;
   const btf::CheckedBtf* explicit_base_;
+  BaseOrigin explicit_origin_;  // the --base-btf file on top of the chain
   input::DecompressionBudget budget_;
   const std::optional<std::string> running_;
+  const std::string kallsyms_release_;  // of the --kallsyms file, as its path tells
   Progress progress_;
   std::mutex mu_, stats_mu_;
   std::deque<InputResult> storage_;  // stable addresses while workers fill them
   std::vector<KernelImage> images_;
   std::map<int, size_t> missing_base_;  // package -> modules whose split BTF was not checked
+  std::map<const btf::CheckedBtf*, ForeignBase> foreign_bases_;  // XC-CTX-002
 };
 
 }  // namespace

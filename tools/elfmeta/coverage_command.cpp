@@ -55,7 +55,7 @@ int run_coverage(Args args) {
     std::cerr << "elfmeta: " << error << "\n";
     return 2;
   }
-  bool unreadable = false;
+  bool unreadable = false, context_error = false;
   std::vector<coverage::Coverage> package_totals(run->packages.size());
   coverage::Coverage total;
   nlohmann::json artifacts = nlohmann::json::array();
@@ -72,6 +72,13 @@ int run_coverage(Args args) {
       unreadable = true;
       continue;
     }
+    // Symbols or a base of another kernel (XC-CTX) were not used: the
+    // figures lack them, and the run says so and fails.
+    for (const auto& d : r.diagnostics)
+      if (d.rule && d.rule->id.starts_with("XC-CTX-")) {
+        std::cerr << "elfmeta: " << r.name << ": " << d.message << " [" << d.rule->id << "]\n";
+        context_error = true;
+      }
     auto it = figures.find(r.order);
     if (!r.checked || it == figures.end()) continue;
     if (r.package != last_package) {
@@ -104,7 +111,7 @@ int run_coverage(Args args) {
   }
   clock.lap("writing");
   if (s.timing) clock.write(std::cerr, s.jobs);
-  return unreadable ? 2 : 0;
+  return unreadable ? 2 : context_error ? 1 : 0;
 }
 
 }  // namespace elfmeta::cli

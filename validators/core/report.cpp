@@ -106,7 +106,8 @@ void write_text_summary(std::ostream& out, const RunSummary& s) {
   out << "\n";
   if (s.btf_not_checked)
     out << "elfmeta: NOT CHECKED: the split BTF of " << s.btf_not_checked << (s.btf_not_checked == 1 ? " module" : " modules")
-        << " (its base was not given; the notes say which package is needed)\n";
+        << " (its base was not given, or is not the one it was built on: XC-CTX-002; the notes say which package "
+           "is needed)\n";
 }
 
 void write_json_summary(std::ostream& out, const RunSummary& s) {

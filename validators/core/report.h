@@ -43,7 +43,8 @@ struct RunSummary {
   bool btf = true, orc = false, sframe = false;
   std::string sframe_consumer;             // "" when none was chosen
   // Artifacts whose split BTF was not checked for want of its base (their
-  // package's note says which package is needed): not run, never clean.
+  // package's note says which package is needed) or because the base given
+  // is not theirs (XC-CTX-002): not run, never clean.
   size_t btf_not_checked = 0;
   void add(const std::vector<Diagnostic>& diagnostics);
 };

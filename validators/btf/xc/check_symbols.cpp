@@ -508,6 +508,10 @@ class SymbolChecker {
 }  // namespace
 
 void check_symbols(const CrossCheckInput& in, Findings& findings, CrossCheckStats& stats) {
+  if (!in.symbols && !in.symbols_withheld.empty()) {
+    findings.note(btf_section(in), "XC-SYM checks not run: " + std::string(in.symbols_withheld));
+    return;
+  }
   if (!in.symbols || in.symbols->size() == 0) {
     findings.note(btf_section(in), "no symbols: XC-SYM checks skipped (pass --kallsyms FILE)");
     return;

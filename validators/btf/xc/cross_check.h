@@ -118,6 +118,9 @@ struct CrossCheckInput {
   // The index of btf.base() from id 1, when the caller keeps one; built per
   // check otherwise.
   const RecordIndex* base_index = nullptr;
+  // Why there are no symbols when there were some that could not be used
+  // (XC-CTX-001): the note then says the checks did not run, and why.
+  std::string_view symbols_withheld = {};
 };
 
 // What the families counted, per category (spec btf.md §4 gives the
