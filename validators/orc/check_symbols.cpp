@@ -265,6 +265,19 @@ bool same_entry(const uint8_t* x, const uint8_t* y) {
   return x4 == y4 && x2 == y2;
 }
 
+// Kallsyms has no symbol types: an assembly label inside a function
+// (SYM_INNER_LABEL: ftrace_call, int3_selftest_ip), which a symtab marks
+// STT_NOTYPE (CodeRole::Label), looks like a function there. Its state is
+// that of the code around it, begun before the label; a compiled function's
+// start begins an entry of its own whenever its state differs from the code
+// before it (objtool starts each function from the entry state). A name
+// beginning with '.' is a local assembly label (.slowpath): no compiler
+// names a function so. Symbols with a size (a symtab's) are never guessed.
+bool untyped_inner_label(const input::Symbol& s, uint64_t entry_address) {
+  if (s.size != 0 || s.section != 0) return false;
+  return entry_address < s.address || s.name.starts_with('.');
+}
+
 }  // namespace
 
 void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f, size_t from, size_t to) {
@@ -304,6 +317,7 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
       // Assembly with other frames (entry code, thunks) is not compiled C.
       const Entry e = t.entries[i];
       if (e.type != kTypeCall || is_entry_state(e)) continue;
+      if (untyped_inner_label(all[c.symbol], t.sites.address(i))) continue;
       f.at_entry(rules::SYM_001, i, all[c.symbol].name + " starts under " + describe(e) + ", not call sp+8");
     }
   }
