@@ -4,11 +4,20 @@
 // sid_libbpf fixture) and loaded with dlopen, so that its symbols never meet
 // those of bookworm's libbpf 1.1, which the other differential links.
 // `--libbpf X.Y`, X.Y the loaded release, must give its btf__new() verdicts.
+// The same for the libbpf bpftool carries (1.8 in sid's bpftool 7.8, built
+// from the kernel's tools/lib/bpf): `bpftool btf dump file` in the sid root,
+// which parses a raw blob with the same checks as btf__new().
 #include <dlfcn.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cstdarg>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
 
 #include "btf/libbpf_model.h"
 #include "tests/btf/libbpf_differential.h"
@@ -16,6 +25,8 @@
 
 namespace elfmeta::testing {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The entry points used, looked up in the loaded library (libbpf's own
 // signatures, with the opaque types as void).
@@ -106,6 +117,59 @@ TEST(LibbpfSidDifferential, VerdictsAgreeWithSidsLibbpf) {
   size_t differ = 0;
   for (const Sample& s : samples) differ += model_accepts(s.blob, release) != model_accepts(s.blob, {1, 1});
   std::cout << "  " << differ << " blobs where --libbpf " << release.str() << " and --libbpf 1.1 differ\n";
+  EXPECT_GT(differ, 0u);
+}
+
+// "bpftool v7.8.0; using libbpf v1.8; ..." of the root's versions: 1.8.
+std::optional<btf::Release> bpftool_libbpf(const std::string& versions) {
+  std::smatch m;
+  if (!std::regex_search(versions, m, std::regex("bpftool:.*using libbpf v([0-9]+)\\.([0-9]+)"))) return std::nullopt;
+  return btf::Release{static_cast<uint16_t>(std::stoi(m[1])), static_cast<uint16_t>(std::stoi(m[2]))};
+}
+
+TEST(LibbpfSidDifferential, VerdictsAgreeWithBpftoolsLibbpf) {
+  ELFMETA_REQUIRE_TOOLCHAIN_ROOT();
+  const std::optional<btf::Release> release = bpftool_libbpf(SidData::root().versions);
+  ASSERT_TRUE(release) << "no bpftool libbpf version in:\n" << SidData::root().versions;
+  ASSERT_GE(*release, btf::kOldestLibbpf);
+  ASSERT_LE(*release, btf::kNewestLibbpf);
+
+  // Every blob a file; one run of the root's bpftool over all of them.
+  const std::vector<Sample> samples = libbpf_differential_samples();
+  ASSERT_GE(samples.size(), 3000u);
+  const fs::path dir = fs::temp_directory_path() / ("elfmeta-bpftool-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    std::ofstream out(dir / (std::to_string(i) + ".btf"), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(samples[i].blob.data()), static_cast<std::streamsize>(samples[i].blob.size()));
+  }
+  const CommandResult r = SidData::run(
+      "for f in *.btf; do if bpftool btf dump file \"$f\" format raw >/dev/null 2>&1; then echo \"$f 1\"; "
+      "else echo \"$f 0\"; fi; done",
+      dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(r.status, 0) << r.output.substr(0, 2000);
+  std::vector<int> verdicts(samples.size(), -1);
+  std::istringstream lines(r.output);
+  for (std::string name; lines >> name;) {
+    int v = -1;
+    lines >> v;
+    const size_t i = std::stoul(name);
+    if (i < verdicts.size()) verdicts[i] = v;
+  }
+  for (size_t i = 0; i < verdicts.size(); ++i) ASSERT_NE(verdicts[i], -1) << "no bpftool verdict on " << i;
+
+  std::map<const std::vector<uint8_t>*, bool> verdict_of;
+  for (size_t i = 0; i < samples.size(); ++i) verdict_of[&samples[i].blob] = verdicts[i] == 1;
+  const auto accepts = [&verdict_of](const std::vector<uint8_t>& blob) { return verdict_of.at(&blob); };
+  expect_no_disagreement(run_libbpf_differential(samples, *release, accepts));
+
+  // The corpus tells this release from the one before it (1.8 from 1.7).
+  const btf::Release before{release->major, static_cast<uint16_t>(release->minor - 1)};
+  size_t differ = 0;
+  for (const Sample& s : samples) differ += model_accepts(s.blob, *release) != model_accepts(s.blob, before);
+  std::cout << "  " << differ << " blobs where --libbpf " << release->str() << " and --libbpf " << before.str()
+            << " differ\n";
   EXPECT_GT(differ, 0u);
 }
 
