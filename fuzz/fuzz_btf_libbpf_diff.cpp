@@ -1,6 +1,8 @@
-// elfmeta's model of libbpf 1.1 against libbpf 1.1 itself: the verdicts on
-// any blob must be equal (libbpf rejecting what we accept is our bug, and
+// elfmeta's model of libbpf X.Y against the libbpf X.Y linked: the verdicts
+// on any blob must be equal (libbpf rejecting what we accept is our bug, and
 // the reverse too: the model claims libbpf's checks). Aborts with both.
+// fuzz_btf_libbpf_diff links bookworm's libbpf 1.1; fuzz_btf_libbpf_sid_diff,
+// the same source, sid's (1.7 today) built with the fuzz instrumentation.
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -18,13 +20,18 @@
 
 namespace {
 
-// elfmeta's verdict under its libbpf 1.1 model, and the first error.
+// The release of the libbpf linked.
+elfmeta::Release linked_libbpf() {
+  return {static_cast<uint16_t>(libbpf_major_version()), static_cast<uint16_t>(libbpf_minor_version())};
+}
+
+// elfmeta's verdict under its model of that release, and the first error.
 bool elfmeta_accepts(const uint8_t* data, size_t size, std::string& why) {
   elfmeta::btf::CheckOptions options;
   options.concurrent = false;
   options.lints = false;
   options.consumer = elfmeta::kLibbpf;
-  options.libbpf = elfmeta::Release{1, 1};
+  options.libbpf = linked_libbpf();
   elfmeta::DiagnosticList list;
   const bool accepts = elfmeta::btf::check_btf({data, size}, nullptr, options, "fuzz", "", list).errors == 0;
   for (const auto& d : list.items())
@@ -47,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool theirs = blob && !e;
   if (theirs) btf__free(blob);
   if (ours == theirs) return 0;
-  std::fprintf(stderr, "libbpf 1.1 %s (errno %ld), elfmeta %s: %s\n", theirs ? "accepts" : "rejects", -e,
+  std::fprintf(stderr, "libbpf %s %s (errno %ld), elfmeta %s: %s\n", linked_libbpf().str().c_str(),
+               theirs ? "accepts" : "rejects", -e,
                ours ? "accepts" : "rejects", why.c_str());
   std::abort();
 }

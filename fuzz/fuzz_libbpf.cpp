@@ -1,27 +1,198 @@
-// libbpf 1.1's btf__new (Debian's libbpf-dev) on any bytes, and a walk of
-// what it accepted: crashes here are findings about libbpf.
+// libbpf's btf__new on any bytes, and what libbpf does with a BTF it
+// accepted: crashes here are findings about libbpf. The fuzz build links
+// sid's libbpf (1.7 today) compiled from its source with the fuzz
+// instrumentation, so that libbpf's own edges guide the campaign
+// (fuzz/CMakeLists.txt); without that source, bookworm's libbpf-dev 1.1, of
+// which only the harness is seen.
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "fuzz/custom_mutator.h"
 #include "fuzz/mutators/btf_mutator.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  struct btf* btf = btf__new(data, static_cast<__u32>(size));
-  if (!btf || libbpf_get_error(btf)) return 0;
+namespace {
+
+int quiet(enum libbpf_print_level, const char*, va_list) { return 0; }
+void discard(void*, const char*, va_list) {}
+
+// A word of a record; libbpf (1.1 to 1.8 at least) accepts headers whose
+// length is not a multiple of 4 and then hands out misaligned records
+// (regress/known-bugs): read by bytes.
+__u32 word(const struct btf_type* t, size_t index) {
+  __u32 w = 0;
+  std::memcpy(&w, reinterpret_cast<const char*>(t) + 4 * index, sizeof w);
+  return w;
+}
+
+// The references libbpf's recursive walks follow from a record
+// (btf__align_of: modifiers, typedefs, arrays, members; btf__resolve_size
+// and btf__resolve_type: modifiers, typedefs, variables, arrays, to a
+// bounded depth; btf_dump: every reference, since its ordering marks only
+// structs and unions, and it emits an anonymous struct inline wherever it is
+// referred to, through pointers too).
+enum class Walk { AlignOf, Resolve, Dump };
+std::vector<__u32> references(const struct btf_type* t, Walk walk) {
+  const __u32 info = word(t, 1);
+  const __u32 kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
+  switch (kind) {
+    case BTF_KIND_TYPEDEF:
+    case BTF_KIND_VOLATILE:
+    case BTF_KIND_CONST:
+    case BTF_KIND_RESTRICT:
+    case BTF_KIND_TYPE_TAG:
+      return {word(t, 2)};
+    case BTF_KIND_VAR:
+    case BTF_KIND_FUNC:
+      return walk == Walk::Resolve || walk == Walk::Dump ? std::vector<__u32>{word(t, 2)} : std::vector<__u32>{};
+    case BTF_KIND_PTR:
+      return walk == Walk::Dump ? std::vector<__u32>{word(t, 2)} : std::vector<__u32>{};
+    case BTF_KIND_ARRAY:
+      return {word(t, 3)};
+    case BTF_KIND_STRUCT:
+    case BTF_KIND_UNION: {
+      if (walk != Walk::AlignOf && walk != Walk::Dump) return {};
+      std::vector<__u32> out;
+      for (__u32 i = 0; i < vlen; ++i) out.push_back(word(t, 3 + 3 * i + 1));
+      return out;
+    }
+    case BTF_KIND_FUNC_PROTO: {
+      if (walk != Walk::Dump) return {};
+      std::vector<__u32> out{word(t, 2)};
+      for (__u32 i = 0; i < vlen; ++i) out.push_back(word(t, 3 + 2 * i + 1));
+      return out;
+    }
+    default:
+      return {};
+  }
+}
+
+// Whether `walk` ends on every type: no reference past the last type (1.1
+// has no sanity pass and would follow it into a null record) and, unless the
+// walk is bounded (Resolve), no cycle along its references (on which it
+// recurses until the stack overflows: regress/known-bugs/libbpf-1.7/
+// dump-pointer-cycle). These inputs are kept away from libbpf so that
+// campaigns look for new bugs.
+bool walk_ends(const struct btf* btf, Walk walk) {
+  const __u32 n = btf__type_cnt(btf);
+  enum : char { kNew, kOpen, kDone };
+  std::vector<char> state(n, kNew);
+  std::vector<std::pair<__u32, std::vector<__u32>>> stack;
+  for (__u32 root = 1; root < n; ++root) {
+    if (state[root] != kNew) continue;
+    state[root] = kOpen;
+    stack.push_back({root, references(btf__type_by_id(btf, root), walk)});
+    while (!stack.empty()) {
+      auto& [id, next] = stack.back();
+      if (next.empty()) {
+        state[id] = kDone;
+        stack.pop_back();
+        continue;
+      }
+      const __u32 to = next.back();
+      next.pop_back();
+      if (to == 0) continue;
+      if (to >= n || (state[to] == kOpen && walk != Walk::Resolve)) return false;
+      if (state[to] != kNew) continue;
+      state[to] = kOpen;
+      stack.push_back({to, references(btf__type_by_id(btf, to), walk)});
+    }
+  }
+  return true;
+}
+
+// Whether every struct and union and each of their members has an
+// alignment: btf__align_of gives 0 for a kind it does not know (a function,
+// a variable, void) and for a scalar of size 0, and btf_dump divides by it
+// when it pads up to such a member or a struct's end
+// (regress/known-bugs/libbpf-1.7/dump-padding-divide-by-zero). Only where
+// btf__align_of ends.
+bool members_aligned(const struct btf* btf) {
   const __u32 n = btf__type_cnt(btf);
   for (__u32 id = 1; id < n; ++id) {
-    // libbpf 1.1 accepts headers whose length is not a multiple of 4 and
-    // then hands out misaligned records (regress/known-bugs): read by bytes.
     const struct btf_type* t = btf__type_by_id(btf, id);
-    __u32 name_off = 0;
-    if (t) std::memcpy(&name_off, t, sizeof name_off);
-    if (t) btf__name_by_offset(btf, name_off);
+    const __u32 info = word(t, 1);
+    const __u32 kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
+    if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION) continue;
+    if (btf__align_of(btf, id) <= 0) return false;
+    for (__u32 i = 0; i < vlen; ++i)
+      if (btf__align_of(btf, word(t, 3 + 3 * i + 1)) <= 0) return false;
   }
+  return true;
+}
+
+// Whether every struct and union is under 1 MiB, with its members in it:
+// btf_dump writes a line of padding per 64 bits of a gap (`long: 64;`), so
+// a member 4 GiB in is 67 million lines, a timeout rather than a finding.
+bool layouts_small(const struct btf* btf) {
+  constexpr __u32 kMaxBytes = 1u << 20;
+  const __u32 n = btf__type_cnt(btf);
+  for (__u32 id = 1; id < n; ++id) {
+    const struct btf_type* t = btf__type_by_id(btf, id);
+    const __u32 info = word(t, 1);
+    const __u32 kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
+    const bool bitfields = (info >> 31) != 0;
+    if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION) continue;
+    if (word(t, 2) > kMaxBytes) return false;
+    for (__u32 i = 0; i < vlen; ++i) {
+      const __u32 offset = word(t, 3 + 3 * i + 2);
+      if ((bitfields ? offset & 0xffffff : offset) / 8 > kMaxBytes) return false;
+    }
+  }
+  return true;
+}
+
+// Per type: its name, size, alignment, the type behind its modifiers, a
+// lookup by its name and its C declaration (btf_dump, which orders and
+// emits what it depends on); then the blob written out again and parsed.
+// Before 1.3 (bookworm's 1.1) btf__new has no sanity pass: names and
+// references may point anywhere, and libbpf's walks follow them into null
+// pointers. There, only names are looked up.
+void walk(struct btf* btf) {
+  const __u32 n = btf__type_cnt(btf);
+  static const bool sanity_pass = libbpf_major_version() > 1 || libbpf_minor_version() >= 3;
+  if (!sanity_pass) {
+    for (__u32 id = 1; id < n; ++id)
+      if (const struct btf_type* t = btf__type_by_id(btf, id)) btf__name_by_offset(btf, word(t, 0));
+    return;
+  }
+  const bool align_of = walk_ends(btf, Walk::AlignOf), resolve = walk_ends(btf, Walk::Resolve);
+  // btf_dump only on acyclic graphs (its ordering and its inline emission
+  // recurse along cycles: regress/known-bugs/libbpf-1.7/dump-*), whose
+  // alignments are all known and whose layouts are small.
+  const bool dumps = align_of && walk_ends(btf, Walk::Dump) && members_aligned(btf) && layouts_small(btf);
+  struct btf_dump* dump = dumps ? btf_dump__new(btf, discard, nullptr, nullptr) : nullptr;
+  if (libbpf_get_error(dump)) dump = nullptr;
+  for (__u32 id = 1; id < n; ++id) {
+    const struct btf_type* t = btf__type_by_id(btf, id);
+    if (!t) continue;
+    const char* name = btf__name_by_offset(btf, word(t, 0));
+    if (resolve) btf__resolve_size(btf, id);
+    if (resolve) btf__resolve_type(btf, id);
+    if (align_of) btf__align_of(btf, id);
+    if (name && *name) btf__find_by_name(btf, name);
+    if (dump) btf_dump__dump_type(dump, id);
+  }
+  if (dump) btf_dump__free(dump);
+  __u32 raw_size = 0;
+  const void* raw = btf__raw_data(btf, &raw_size);
+  if (raw) btf__free(btf__new(raw, raw_size));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const bool silenced = (libbpf_set_print(quiet), true);
+  (void)silenced;
+  struct btf* btf = btf__new(data, static_cast<__u32>(size));
+  if (!btf || libbpf_get_error(btf)) return 0;
+  walk(btf);
   btf__free(btf);
   return 0;
 }
