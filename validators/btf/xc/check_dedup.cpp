@@ -16,6 +16,7 @@
 
 #include "btf/btf_format.h"
 #include "btf/xc/cross_check.h"
+#include "btf/xc/open_table.h"
 #include "btf/xc/xc_rules.h"
 #include "core/second_core.h"
 #include "core/text.h"
@@ -41,25 +42,6 @@ uint64_t mix(uint64_t h, uint64_t v) {
 size_t record_size(TypeRef t) { return kTypeRecordSize + payload_size(t.kind(), t.vlen()).value_or(0); }
 
 std::string_view record_bytes(TypeRef t) { return {reinterpret_cast<const char*>(t.bytes()), record_size(t)}; }
-
-// The open tables below (the record index, the string table, the class
-// count, the classes' first records): a power of two of slots, at least
-// twice the entries, probed linearly from a hash. Node-based maps were most
-// of a vmlinux check.
-size_t open_table_size(size_t entries) {
-  size_t slots = 16;
-  while (slots < 2 * entries) slots *= 2;
-  return slots;
-}
-
-// The slot holding an entry `holds` accepts, or the empty one where it
-// would go.
-template <typename T, typename Holds>
-size_t probe(const std::vector<T>& table, uint64_t hash, T empty, Holds holds) {
-  const size_t mask = table.size() - 1;
-  for (size_t slot = static_cast<size_t>(hash) & mask;; slot = (slot + 1) & mask)
-    if (table[slot] == empty || holds(table[slot])) return slot;
-}
 
 // The type ids a record refers to, in order.
 template <typename Fn>

@@ -18,6 +18,7 @@
 #include "btf/btf_format.h"
 #include "btf/ext/btf_ext_rules.h"
 #include "btf/xc/cross_check.h"
+#include "btf/xc/open_table.h"
 #include "btf/xc/xc_rules.h"
 #include "core/text.h"
 
@@ -86,31 +87,52 @@ class SymbolChecker {
   }
 
   // ------------------------------------------------------------ functions
+  // The FUNCs by name, in the order each name is first seen (the findings
+  // then come in id order): an open table of names, each name's ids chained
+  // through `next` (a map of vectors made an allocation per name, a tenth
+  // of checking /sys/kernel/btf/vmlinux).
+  struct FuncName {
+    NameKey key;
+    uint32_t first = 0, last = 0, count = 0;
+  };
   void check_functions() {
-    std::unordered_map<NameKey, std::vector<uint32_t>, NameKeyHash> funcs;
-    std::vector<NameKey> order;  // first-seen order keeps the findings in id order
-    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
+    const uint32_t first_id = btf_.first_id();
+    std::vector<FuncName> names;
+    std::vector<uint32_t> next(btf_.type_count() - first_id, 0);
+    std::vector<uint32_t> table(open_table_size(btf_.type_count() - first_id), kNoName);
+    for (uint32_t id = first_id; id < btf_.type_count(); ++id) {
       const TypeRef t = btf_.type(id);
       if (t.kind() != kFunc) continue;
       const NameKey key = name_key(btf_, t.name_off());
       if (key.name.empty()) continue;
-      auto& ids = funcs[key];
-      if (ids.empty()) order.push_back(key);
-      ids.push_back(id);
+      const size_t slot = probe(table, NameKeyHash()(key), kNoName, [&](uint32_t n) { return names[n].key == key; });
+      if (table[slot] == kNoName) {
+        table[slot] = static_cast<uint32_t>(names.size());
+        names.push_back({key, id, id, 1});
+        continue;
+      }
+      FuncName& f = names[table[slot]];
+      next[f.last - first_id] = id;
+      f.last = id;
+      ++f.count;
     }
-    stats_.func_names = order.size();
+    stats_.func_names = names.size();
     const auto clones = clone_names();
-    for (const NameKey& key : order) {
-      const std::string_view name = key.name;
-      const std::vector<uint32_t>& ids = funcs[key];
+    std::vector<uint32_t> ids;
+    for (const FuncName& f : names) {
+      const std::string_view name = f.key.name;
       const auto texts = text_symbols(symbols_, name);
       if (texts.empty())
-        report_missing(ids.front(), name, clones);
+        report_missing(f.first, name, clones);
       else
-        report_ambiguous(ids.front(), name, texts);
-      if (ids.size() > 1) report_prototypes(name, ids);
+        report_ambiguous(f.first, name, texts);
+      if (f.count < 2) continue;
+      ids.clear();
+      for (uint32_t id = f.first; ids.size() < f.count; id = next[id - first_id]) ids.push_back(id);
+      report_prototypes(name, ids);
     }
   }
+  static constexpr uint32_t kNoName = ~uint32_t(0);
 
   // The compiler clones of a name: the first seen, and the first of those
   // whose ABI the compiler may have changed.
