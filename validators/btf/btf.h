@@ -123,6 +123,25 @@ inline EnumValue enum_at(TypeRef t, uint32_t i) {
   if (t.kind() == kEnum64) return {t.payload(3 * i), t.payload(3 * i + 1) | (uint64_t(t.payload(3 * i + 2)) << 32)};
   return {t.payload(2 * i), t.payload(2 * i + 1)};
 }
+// Every string offset a record names: its own name, then its members',
+// enumerators' or parameters' (0, the empty name, included).
+template <typename Fn>
+void for_each_name_offset(TypeRef t, Fn fn) {
+  fn(t.name_off());
+  switch (t.kind()) {
+    case kStruct: case kUnion:
+      for (uint32_t i = 0; i < t.vlen(); ++i) fn(member_at(t, i).name_off);
+      break;
+    case kEnum: case kEnum64:
+      for (uint32_t i = 0; i < t.vlen(); ++i) fn(enum_at(t, i).name_off);
+      break;
+    case kFuncProto:
+      for (uint32_t i = 0; i < t.vlen(); ++i) fn(param_at(t, i).name_off);
+      break;
+    default:
+      break;
+  }
+}
 // For a kind_flag aggregate the member offset word packs bitfield size and bit offset.
 inline uint32_t member_bit_offset_of(TypeRef agg, const Member& m) {
   return agg.kflag() ? member_bit_offset(m.offset) : m.offset;

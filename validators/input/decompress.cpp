@@ -94,8 +94,6 @@ Decompressed gunzip(std::span<const uint8_t> in, const Limits& limits) {
   return r;
 }
 
-
-
 Decompressed unxz(std::span<const uint8_t> in, const Limits& limits, bool alone) {
   Decompressed r;
   lzma_stream s = LZMA_STREAM_INIT;

@@ -191,22 +191,10 @@ SplitReferences split_references(const Btf& split) {
   };
   for (uint32_t local = 0; local < split.own_count(); ++local) {
     const TypeRef t = split.own_type(local);
-    name(t.name_off());
-    switch (t.kind()) {
-      case kStruct: case kUnion:
-        for (uint32_t i = 0; i < t.vlen(); ++i) name(member_at(t, i).name_off);
-        break;
-      case kEnum: case kEnum64:
-        for (uint32_t i = 0; i < t.vlen(); ++i) name(enum_at(t, i).name_off);
-        break;
-      case kFuncProto:
-        for (uint32_t i = 0; i < t.vlen(); ++i) name(param_at(t, i).name_off);
-        break;
-      case kFunc:
-        ++r.funcs;
-        r.funcs_on_proto += split.kind_of(t.type()) == kFuncProto;
-        break;
-      default: break;
+    for_each_name_offset(t, name);
+    if (t.kind() == kFunc) {
+      ++r.funcs;
+      r.funcs_on_proto += split.kind_of(t.type()) == kFuncProto;
     }
   }
   return r;

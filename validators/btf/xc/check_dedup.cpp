@@ -251,6 +251,12 @@ class DedupChecker {
     return cls;
   }
 
+  // The slot of hash value `x` in a table of hash values (0: an empty slot,
+  // so a 0 value is counted apart by the callers).
+  static size_t value_slot(const std::vector<uint64_t>& table, uint64_t x) {
+    return probe(table, x, uint64_t(0), [x](uint64_t y) { return y == x; });
+  }
+
   static std::span<const uint64_t> gather(const std::vector<uint64_t>& cls, const std::vector<uint32_t>& at,
                                           std::vector<uint64_t>& out) {
     for (size_t k = 0; k < at.size(); ++k) out[k] = cls[at[k]];
@@ -264,19 +270,18 @@ class DedupChecker {
     std::vector<uint64_t> table(open_table_size(v.size()), 0);
     std::vector<uint32_t> count(table.size(), 0);
     uint32_t zeros = 0;
-    auto slot_of = [&](uint64_t x) { return probe(table, x, uint64_t(0), [x](uint64_t y) { return y == x; }); };
     for (const uint64_t x : v) {
       if (x == 0) {
         ++zeros;
         continue;
       }
-      const size_t slot = slot_of(x);
+      const size_t slot = value_slot(table, x);
       table[slot] = x;
       ++count[slot];
     }
     std::vector<uint32_t> shared;
     for (uint32_t i = 0; i < v.size(); ++i)
-      if (v[i] == 0 ? zeros > 1 : count[slot_of(v[i])] > 1) shared.push_back(i);
+      if (v[i] == 0 ? zeros > 1 : count[value_slot(table, v[i])] > 1) shared.push_back(i);
     return shared;
   }
 
@@ -333,7 +338,7 @@ class DedupChecker {
         zero = true;
         continue;
       }
-      const size_t slot = probe(table, x, uint64_t(0), [x](uint64_t y) { return y == x; });
+      const size_t slot = value_slot(table, x);
       if (!table[slot]) {
         table[slot] = x;
         ++distinct;
@@ -380,23 +385,7 @@ class DedupChecker {
     auto mark = [&](uint32_t off) {
       if (off >= start && off - start < len) used[off - start] = 1;
     };
-    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) {
-      const TypeRef t = btf_.type(id);
-      mark(t.name_off());
-      switch (t.kind()) {
-        case kStruct: case kUnion:
-          for (uint32_t i = 0; i < t.vlen(); ++i) mark(member_at(t, i).name_off);
-          break;
-        case kEnum: case kEnum64:
-          for (uint32_t i = 0; i < t.vlen(); ++i) mark(enum_at(t, i).name_off);
-          break;
-        case kFuncProto:
-          for (uint32_t i = 0; i < t.vlen(); ++i) mark(param_at(t, i).name_off);
-          break;
-        default:
-          break;
-      }
-    }
+    for (uint32_t id = btf_.first_id(); id < btf_.type_count(); ++id) for_each_name_offset(btf_.type(id), mark);
     // .BTF.ext names files and source lines with .BTF strings.
     const bool ext = in_.artifact.section(".BTF.ext") != nullptr;
     // The first position of each string, in an open table sized once by
