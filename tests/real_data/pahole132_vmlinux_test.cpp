@@ -24,6 +24,7 @@
 #include "core/report.h"
 #include "input/artifact.h"
 #include "input/symbols.h"
+#include "tests/support/xc_dwarf_tally.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -141,40 +142,24 @@ TEST(Pahole132DbgVmlinux, GlobalVarAndTrueSignatureAgainstTheDwarf) {
   DiagnosticList xc_list;
   Findings findings(a.name, xc_list);
   btf::xc::check_dwarf({a, b, &*symbols}, findings);
-  std::map<std::string, size_t> xc_rules;
-  std::string note, listing;
-  for (const auto& d : xc_list.items()) {
-    if (!d.rule) {
-      if (d.message.starts_with("XC-DW: ")) note = d.message;
-      continue;
-    }
-    ++xc_rules[std::string(d.rule->id)];
-    if (std::string_view(d.rule->id) != "XC-DW-004") listing += std::string(d.rule->id) + ": " + d.message + "\n";
-  }
+  XcDwarfTally xc = tally_xc_dwarf(xc_list, "XC-DW-004");
   // Every type agrees with its DWARF; true_signature leaves no FUNC
   // describing a clone by its source's prototype (XC-SYM-004). What is left:
   // XC-DW-004, functions pahole 1.32 leaves out although their code is
   // entered as their prototype says (docs/producers.md).
-  EXPECT_TRUE(listing.empty()) << listing;
-  for (const auto& [rule, n] : xc_rules) EXPECT_EQ(rule, "XC-DW-004") << n;
-  unsigned compared = 0, units = 0, agree = 0, non_c = 0, asm_funcs = 0, not_found = 0;
-  ASSERT_EQ(std::sscanf(note.c_str(),
-                        "XC-DW: %u BTF types compared with the DWARF of %u compile units, %u agree; %u non-C compile "
-                        "units skipped: %u FUNCs of functions only they define (no prototype in their DWARF), %u other "
-                        "BTF names not found in the C units",
-                        &compared, &units, &agree, &non_c, &asm_funcs, &not_found),
-            6)
-      << note;
+  EXPECT_TRUE(xc.listing.empty()) << xc.listing;
+  for (const auto& [rule, n] : xc.per_rule) EXPECT_EQ(rule, "XC-DW-004") << n;
+  ASSERT_TRUE(xc.note_read) << xc.note;
   if (package == kMeasured) {
     EXPECT_EQ(overlaps, 50u);
-    EXPECT_EQ(xc_rules["XC-DW-004"], 40u);
+    EXPECT_EQ(xc.per_rule["XC-DW-004"], 40u);
     // All but the 88 assembler functions' FUNCs, the 504 named after a
     // clone (true_signature: DWARF has them as instances of the source
     // function) and one whose every DWARF subprogram says DW_CC_nocall.
-    EXPECT_EQ(compared, 92033u) << note;
-    EXPECT_EQ(agree, 91440u) << note;
-    EXPECT_EQ(asm_funcs, 88u) << note;
-    EXPECT_EQ(not_found, 504u) << note;
+    EXPECT_EQ(xc.compared, 92033u) << xc.note;
+    EXPECT_EQ(xc.agree, 91440u) << xc.note;
+    EXPECT_EQ(xc.asm_funcs, 88u) << xc.note;
+    EXPECT_EQ(xc.not_found, 504u) << xc.note;
   }
 }
 

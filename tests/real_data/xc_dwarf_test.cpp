@@ -5,12 +5,10 @@
 // DWARF 5). docs/btf-dwarf.md has the findings and what they are.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -21,6 +19,7 @@
 #include "input/artifact.h"
 #include "input/symbols.h"
 #include "tests/support/debian_kernels.h"
+#include "tests/support/xc_dwarf_tally.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -103,16 +102,8 @@ TEST(DebianDbgVmlinux, BtfAgreesWithItsDwarf) {
   EXPECT_EQ(before, std::hash<std::string_view>()(
                         std::string_view(reinterpret_cast<const char*>(a.content.data()), a.content.size())));
 
-  std::map<std::string, size_t> per_rule;
-  std::string note, listing;
-  for (const auto& d : list.items()) {
-    if (!d.rule) {
-      if (d.message.starts_with("XC-DW: ")) note = d.message;
-      continue;
-    }
-    ++per_rule[std::string(d.rule->id)];
-    listing += std::string(d.rule->id) + ": " + d.message + "\n";
-  }
+  XcDwarfTally xc = tally_xc_dwarf(list);
+  const std::string& note = xc.note;
   // No finding. Before this test ran on real data there were 42 XC-DW-003,
   // 1 XC-DW-001 and 3 XC-SYM-004, all false: array bounds 255 and 65535
   // (GCC's DW_FORM_data1 0xff / data2 0xffff) read as -1, struct
@@ -123,32 +114,25 @@ TEST(DebianDbgVmlinux, BtfAgreesWithItsDwarf) {
   // where they arrive.
   // check_dwarf reports the XC-DW rules and XC-SYM-004; XC-DW-007 of the
   // spec is the list of tolerances those apply, not a rule of its own.
-  for (const Rule* rule : btf::xc::rules::dwarf_table()) EXPECT_EQ(per_rule[std::string(rule->id)], 0u) << rule->id;
-  EXPECT_EQ(per_rule["XC-SYM-004"], 0u);
-  EXPECT_TRUE(listing.empty()) << listing;
+  for (const Rule* rule : btf::xc::rules::dwarf_table()) EXPECT_EQ(xc.per_rule[std::string(rule->id)], 0u) << rule->id;
+  EXPECT_EQ(xc.per_rule["XC-SYM-004"], 0u);
+  EXPECT_TRUE(xc.listing.empty()) << xc.listing;
 
   ASSERT_FALSE(note.empty());
-  unsigned compared = 0, units = 0, agree = 0, non_c = 0, asm_funcs = 0, not_found = 0;
-  ASSERT_EQ(std::sscanf(note.c_str(),
-                        "XC-DW: %u BTF types compared with the DWARF of %u compile units, %u agree; %u non-C compile "
-                        "units skipped: %u FUNCs of functions only they define (no prototype in their DWARF), %u other "
-                        "BTF names not found in the C units",
-                        &compared, &units, &agree, &non_c, &asm_funcs, &not_found),
-            6)
-      << note;
+  ASSERT_TRUE(xc.note_read) << note;
   // Every type compared agrees but the FUNCs of assembler functions
   // (memcpy, __get_user_1, clear_page_rep, …): only the .S units define
   // them, GNU as without a prototype, and pahole 1.24 encodes each as
   // void(void) — a true difference from their C declarations, which no
   // DWARF definition contradicts. Every other BTF name is defined in C.
-  EXPECT_EQ(agree + asm_funcs, compared) << note;
-  EXPECT_EQ(not_found, 0u) << note;
+  EXPECT_EQ(xc.agree + xc.asm_funcs, xc.compared) << note;
+  EXPECT_EQ(xc.not_found, 0u) << note;
   if (dbg->package != kMeasured) return;
-  EXPECT_EQ(compared, 60387u) << note;  // named struct/union/enum/typedef/FUNC/VAR + anonymous enums
-  EXPECT_EQ(units, 2401u) << note;
-  EXPECT_EQ(non_c, 34u) << note;        // assembler units
-  EXPECT_EQ(asm_funcs, 88u) << note;    // their FUNCs
-  EXPECT_EQ(agree, 60299u) << note;
+  EXPECT_EQ(xc.compared, 60387u) << note;  // named struct/union/enum/typedef/FUNC/VAR + anonymous enums
+  EXPECT_EQ(xc.units, 2401u) << note;
+  EXPECT_EQ(xc.non_c, 34u) << note;        // assembler units
+  EXPECT_EQ(xc.asm_funcs, 88u) << note;    // their FUNCs
+  EXPECT_EQ(xc.agree, 60299u) << note;
   // struct elf_note_info (compat_siginfo_t) agrees with the second
   // definition of its declaration only.
   EXPECT_NE(note.find("; 1 agree only with another definition of the same declaration"), std::string::npos) << note;
