@@ -413,6 +413,27 @@ std::vector<OrcRuleCase> make_cases() {
                  m.set_entry(0, terminator());
                  return true;
                }});
+  c.push_back({"ORC-COV-007", kAnyScope, kAnyLayout, [](OrcMutation& m) {
+                 // An inner call frame between two others (all three in one
+                 // function: none is a function's entry state) made
+                 // undefined, on code that runs: its first byte made a push
+                 // (generated tables' code is all NOPs, which would be fill).
+                 const OrcTable& t = m.table();
+                 const auto i = m.find([&](size_t k) {
+                   if (k == 0 || k + 1 >= m.entries() || !frame(m, k - 1) || !frame(m, k) || !frame(m, k + 1)) return false;
+                   if (is_entry_state(m.entry(k)) || is_entry_state(m.entry(k + 1))) return false;
+                   const Site a = t.sites[k - 1], b = t.sites[k], c = t.sites[k + 1];
+                   return a.resolved && b.resolved && c.resolved && a.section == b.section && b.section == c.section &&
+                          a.address < b.address && b.address < c.address && c.address - b.address < 256;
+                 });
+                 if (!i) return false;
+                 const Site at = t.sites[*i];
+                 const input::Section* code = t.relocatable ? t.code_section(at.section) : t.code_at(at.address);
+                 if (!code || code->data.empty()) return false;
+                 m.set_entry(*i, terminator());
+                 m.contents(code->name)[at.address - (t.relocatable ? 0 : code->addr)] = 0x55;
+                 return true;
+               }});
   // ---------------------------------------------------------------- lookup
   // A filled .orc_lookup, as in a memory image, with one word changed.
   // word -1: the last one.

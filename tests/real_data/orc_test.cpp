@@ -71,6 +71,11 @@ TEST_P(DebianOrc, VmlinuxHasNoErrors) {
   // warnings before) are told from function starts by where their state
   // began (check_symbols.cpp, untyped_inner_label).
   EXPECT_EQ(list.count("ORC-SYM-001"), 0u) << listing(list);
+  // Undefined entries inside functions between two call frames (about 900 to
+  // 3,500 per image) all lie on int3 after a
+  // return thunk's jump or on NOPs; xen_failsafe_callback's undefined state
+  // between register frames is entry assembly, declared on purpose.
+  EXPECT_EQ(list.count("ORC-COV-007"), 0u) << listing(list);
   const Generation& g = kGeneration.at(GetParam());
   EXPECT_EQ(result.layout, g.layout) << result.layout_source;
   EXPECT_EQ(result.layout_source.rfind(g.source, 0), 0u) << result.layout_source;
@@ -86,8 +91,8 @@ TEST_P(DebianOrc, VmlinuxHasNoErrors) {
 }
 
 TEST_P(DebianOrc, EveryModuleHasNoErrors) {
-  size_t modules = 0, with_orc = 0, entries = 0, errors = 0, unexpected_starts = 0;
-  std::string first_errors, first_starts;
+  size_t modules = 0, with_orc = 0, entries = 0, errors = 0, unexpected_warnings = 0;
+  std::string first_errors, first_warnings;
   for (const auto& e : fs::recursive_directory_iterator(tree_.modules)) {
     if (!e.is_regular_file() || e.path().filename().string().find(".ko") == std::string::npos) continue;
     ++modules;
@@ -102,11 +107,13 @@ TEST_P(DebianOrc, EveryModuleHasNoErrors) {
     // ORC-SYM-001 asks compiled functions (STT_FUNC) to start under a call
     // frame; assembly's labels (STT_NOTYPE, 813 of them in 6.1's
     // aesni-intel.ko) are not function starts.
+    // ORC-COV-007: undefined entries inside functions (561 to 3,455 per
+    // release) are all on fill.
     for (const auto& d : list.items())
-      if (d.rule && d.rule->id == "ORC-SYM-001" && unexpected_starts++ < 5) {
+      if (d.rule && (d.rule->id == "ORC-SYM-001" || d.rule->id == "ORC-COV-007") && unexpected_warnings++ < 5) {
         std::ostringstream line;
         write_text(line, d);
-        first_starts += line.str();
+        first_warnings += line.str();
       }
     if (result.present) {
       EXPECT_EQ(result.layout, kGeneration.at(GetParam()).layout) << e.path() << ": " << result.layout_source;
@@ -116,7 +123,7 @@ TEST_P(DebianOrc, EveryModuleHasNoErrors) {
   std::cout << "  " << package_ << ": " << with_orc << " of " << modules << " modules have ORC, " << entries
             << " entries\n";
   EXPECT_EQ(errors, 0u) << first_errors;
-  EXPECT_EQ(unexpected_starts, 0u) << first_starts;
+  EXPECT_EQ(unexpected_warnings, 0u) << first_warnings;
   if (auto known = kKnown.find(package_); known != kKnown.end() && pinned()) {
     EXPECT_EQ(with_orc, known->second.modules_with_orc);
   }

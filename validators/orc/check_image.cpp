@@ -34,13 +34,14 @@ std::optional<TextRange> text_range(const OrcTable& t, const input::SymbolIndex*
   return std::nullopt;
 }
 
-// ORC-COV-001. A file without any executable section (a vmlinux reduced
+// ORC-COV-001 (and the note for ORC-COV-007, which reads the code too). A
+// file without any executable section (a vmlinux reduced
 // with objcopy --only-section, say) gives no code to place the entries in:
 // one note, the rule counted as not run, rather than an error per entry.
 void check_sites(const OrcTable& t, OrcFindings& f) {
   if (t.code.empty()) {
-    f.note("ORC-COV-001 not checked: the file has no executable section, so no entry's address can be placed in "
-           "the code");
+    f.note("ORC-COV-001 and ORC-COV-007 not checked: the file has no executable section, so no entry's address can "
+           "be placed in the code");
     return;
   }
   auto report = [&](size_t i) { f.at_entry(rules::COV_001, i, "address " + hex(t.sites.address(i)) + " is not in a code section"); };

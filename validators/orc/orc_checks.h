@@ -23,6 +23,9 @@ void check_symbols(const OrcTable& t, const input::SymbolIndex& symbols, OrcFind
 // check_symbols() finds the entries of this many starts at a time (a
 // prefix at the end of a stretch has its function in the next one).
 constexpr size_t kSymbolStretch = 4096;
+// ORC-COV-007: inside each function, an undefined entry between two frames
+// on bytes that are not fill (x86_fill.h).
+void check_function_bodies(const OrcTable& t, const input::SymbolIndex& symbols, OrcFindings& f);
 // ORC-CFI-*: entries against the DWARF CFI (.eh_frame/.debug_frame) of the
 // same code; returns false when the artifact has none.
 bool check_cfi(const OrcTable& t, OrcFindings& f);

@@ -33,10 +33,7 @@ Entry decode(const uint8_t* p, Layout layout) {
   e.end = l.end_bit >= 0 && (e.bits >> l.end_bit & 1);
   e.signal = l.signal_bit >= 0 && (e.bits >> l.signal_bit & 1);
   e.reserved = e.bits & l.reserved_mask;
-  if (!l.typed_no_info && e.sp_reg == kRegUndefined)
-    e.type = e.end ? kTypeEndOfStack : kTypeUndefined;
-  else
-    e.type = l.types[e.raw_type];
+  e.type = entry_type(p, l);
   return e;
 }
 

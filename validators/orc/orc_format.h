@@ -29,6 +29,14 @@ struct Entry {
 };
 
 Entry decode(const uint8_t* p, Layout layout);
+// decode(p, layout).type alone, from bytes 4-5: for passes over every entry
+// that look at few of them.
+inline uint8_t entry_type(const uint8_t* p, const LayoutInfo& l) {
+  const unsigned bits = p[4] | p[5] << 8;
+  if (!l.typed_no_info && l.registers[bits & 0xf] == kRegUndefined)
+    return l.end_bit >= 0 && (bits >> l.end_bit & 1) ? kTypeEndOfStack : kTypeUndefined;
+  return l.types[bits >> 8 & ((1u << l.type_bits) - 1)];
+}
 // The 6 bytes of an entry in `layout` from its fields: meanings where the
 // layout has a code for them (else the stored codes), the type (else the
 // stored type code), flags, offsets and reserved bits. For any 6 bytes,

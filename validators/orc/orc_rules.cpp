@@ -173,6 +173,17 @@ const Rule COV_005{"ORC-COV-005", Severity::Error, kUnw, "first ORC entry after 
                    "entry instead of none.",
                    "Linux 4.14", "",
                    "A vmlinux whose first entry is made a terminator at the second entry's address."};
+const Rule COV_007{"ORC-COV-007", Severity::Warning, kLint, "undefined entry on code inside a function",
+                   "objtool marks undefined only what no path reaches: alignment NOPs, the int3 after a return "
+                   "(straight-line speculation) and the ud2 or int3 after a call that does not return. An "
+                   "undefined entry between two call frames of one function, on bytes that are not such fill, "
+                   "stops the unwinder at an instruction that runs: a reliable stack trace (livepatch) fails "
+                   "there and a sampled one is cut short. Entry assembly, whose frames are register frames, may "
+                   "declare its state undefined on purpose and is not judged. Checked where the function's "
+                   "extent is known (a symtab's size, or the next kallsyms symbol) and the file holds the code.",
+                   "", "",
+                   "A valid table with an inner call frame of a function, between two others, changed to "
+                   "undefined (its first byte a push, where a generated table has NOPs)."};
 
 // ---------------------------------------------------------------- lookup table
 const Rule LOOKUP_001{"ORC-LOOKUP-001", Severity::Error, kUnw, ".orc_lookup contents differ from the table",
@@ -231,7 +242,7 @@ constexpr const Rule* kTable[] = {
     &SEC_001, &SEC_002, &SEC_003, &SEC_004, &SEC_005, &SEC_006, &SEC_007, &SEC_008, &SEC_009, &SEC_010, &SEC_011, &SEC_012,
     &ENT_001, &ENT_002, &ENT_003, &ENT_004, &ENT_005, &ENT_006, &ENT_007, &ENT_009, &ENT_010,
     &SORT_001, &SORT_002, &SORT_003,
-    &COV_001, &COV_002, &COV_004, &COV_005,
+    &COV_001, &COV_002, &COV_004, &COV_005, &COV_007,
     &LOOKUP_001, &LOOKUP_002, &LOOKUP_003,
     &SYM_001, &SYM_003,
     &CFI_001, &CFI_002, &CFI_006,

@@ -58,6 +58,7 @@ void check_image_concurrently(const OrcTable& t, const input::SymbolIndex* symbo
   check_image(t, symbols, f);
   f.absorb(lower_symbols.findings, lower_symbols.list.items());
   f.absorb(upper_symbols.findings, upper_symbols.list.items());
+  if (symbols) check_function_bodies(t, *symbols, f);
 }
 
 }  // namespace
@@ -109,7 +110,10 @@ OrcCheck check_orc(const input::Artifact& a, const OrcOptions& options, Diagnost
       check_object(t, f);
     else
       check_image(t, symbols, f);
-    if (symbols) check_symbols(t, *symbols, f);
+    if (symbols) {
+      check_symbols(t, *symbols, f);
+      check_function_bodies(t, *symbols, f);
+    }
   }
   out.symbols_checked = symbols != nullptr;
   if (options.cfi) out.cfi_checked = check_cfi(t, f);
