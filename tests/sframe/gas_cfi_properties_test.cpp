@@ -2,7 +2,8 @@
 // represents in SFrame (pushes and pops with their offsets, a frame pointer
 // set up and torn down, stack adjustments, remembered and restored states
 // for early exits) the SFrame it writes agrees with the CFI at every PC
-// (../shared/spec/sframe.md §3.1), and every function has an FDE.
+// (../shared/spec/sframe.md §3.1), and every function has an FDE: in the
+// object, compared at (section, offset), and in the shared object.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -98,29 +99,37 @@ RC_GTEST_PROP(GasCfiProperty, SframeAgreesWithTheCfiGasWroteItFrom, ()) {
   }
   const bool built = run("as --gsframe " + (dir / "p.s").string() + " -o " + (dir / "p.o").string()) == 0 &&
                      run("ld -shared " + (dir / "p.o").string() + " -o " + (dir / "p.so").string()) == 0;
-  std::string listing;
-  size_t fdes = 0;
-  bool cfi = false;
-  std::vector<std::string> rules;
-  if (built) {
-    auto opened = input::open_input((dir / "p.so").string());
-    if (opened.artifact) {
-      DiagnosticList list;
-      const auto r = sframe::check_sframe(*opened.artifact, {}, list);
-      fdes = r.fdes;
-      cfi = r.cfi_checked;
-      for (const auto& d : list.items())
-        if (d.rule && d.severity != Severity::Note && std::string(d.rule->id) != "SFRAME-ELF-002") {
-          rules.emplace_back(d.rule->id);
-          listing += d.message + " [" + std::string(d.rule->id) + "]\n";
-        }
-    }
-  }
+  // The object (compared at section offsets) and the shared object alike.
+  struct Checked {
+    std::string listing;
+    size_t fdes = 0;
+    bool cfi = false;
+    bool clean = true;
+  };
+  auto check = [&](const char* file) {
+    Checked c;
+    auto opened = input::open_input((dir / file).string());
+    if (!opened.artifact) return c;
+    DiagnosticList list;
+    const auto r = sframe::check_sframe(*opened.artifact, {}, list);
+    c.fdes = r.fdes;
+    c.cfi = r.cfi_checked;
+    for (const auto& d : list.items())
+      if (d.rule && d.severity != Severity::Note && std::string(d.rule->id) != "SFRAME-ELF-002") {
+        c.clean = false;
+        c.listing += d.message + " [" + std::string(d.rule->id) + "]\n";
+      }
+    return c;
+  };
+  const Checked object = built ? check("p.o") : Checked{}, shared = built ? check("p.so") : Checked{};
   fs::remove_all(dir);
   RC_ASSERT(built);
-  RC_ASSERT(cfi);
-  if (fdes != size_t(n) || !rules.empty())
-    RC_FAIL(std::to_string(fdes) + " FDEs for " + std::to_string(n) + " functions:\n" + listing + "\n" + program);
+  for (const Checked* c : {&object, &shared}) {
+    RC_ASSERT(c->cfi);
+    if (c->fdes != size_t(n) || !c->clean)
+      RC_FAIL(std::string(c == &object ? "p.o: " : "p.so: ") + std::to_string(c->fdes) + " FDEs for " +
+              std::to_string(n) + " functions:\n" + c->listing + "\n" + program);
+  }
 }
 
 }  // namespace

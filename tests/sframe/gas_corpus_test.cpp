@@ -40,6 +40,19 @@ struct Result {
   std::string listing;
 };
 
+// The CFI differential's verdict: its rules' counts, less what only a link
+// has (ld's PLT sections without FDEs, crt1.o's _start).
+std::map<std::string, size_t> cfi_verdict(const std::string& listing) {
+  std::map<std::string, size_t> out;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    const bool cfi = line.ends_with("[SFRAME-ELF-007]") || line.find("[SFRAME-CFI-") != std::string::npos;
+    if (!cfi || line.starts_with(".plt") || line.starts_with("_start")) continue;
+    ++out[line.substr(line.rfind('[') + 1, line.size() - line.rfind('[') - 2)];
+  }
+  return out;
+}
+
 Result check_file(const fs::path& p, uint32_t consumer = kNoConsumer) {
   Result r;
   auto opened = input::open_input(p.string());
@@ -84,11 +97,12 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
     EXPECT_EQ(r.check.errors, 0u) << name << ":\n" << r.listing;
     // Code with CFI but no FDE: crt1.o's _start (not assembled with
     // --gsframe), ld 2.40's .plt.got, and, where GCC realigns through DRAP
-    // (-O0), drap: gas 2.40 leaves out what it cannot represent. The notes say what every ld
-    // output is (pltN without a block size in v1, the PLT's FREs last).
+    // (-O0), drap: gas 2.40 leaves out what it cannot represent (seen in
+    // the object as in the link). The notes say what every ld output is
+    // (pltN without a block size in v1, the PLT's FREs last).
     for (const auto& [rule, count] : r.rules)
-      EXPECT_TRUE(linked && (rule == "SFRAME-ELF-002" || rule == "SFRAME-FDE-006" || rule == "SFRAME-FDE-012" ||
-                             rule == "SFRAME-ELF-007" || rule == "SFRAME-CFI-008"))
+      EXPECT_TRUE(rule == "SFRAME-ELF-007" || rule == "SFRAME-CFI-008" ||
+                  (linked && (rule == "SFRAME-ELF-002" || rule == "SFRAME-FDE-006" || rule == "SFRAME-FDE-012")))
           << name << ": unexpected " << rule << ":\n" << r.listing;
     std::istringstream lines(r.listing);
     for (std::string line; std::getline(lines, line);) {
@@ -97,7 +111,7 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
             << name << ": " << line;
       }
     }
-    if (std::string(name) != "libexceptions.so" && linked && GetParam() == "-O0") {
+    if (std::string(name) != "libexceptions.so" && std::string(name) != "exceptions.o" && GetParam() == "-O0") {
       EXPECT_NE(r.listing.find("drap at"), std::string::npos) << name << ":\n" << r.listing;
       // DRAP: the CFA moves to r10 first, then to a DWARF expression.
       EXPECT_NE(r.listing.find("drap: its CFA is based on r10"), std::string::npos) << name << ":\n" << r.listing;
@@ -105,13 +119,19 @@ TEST_P(GasSframe, ObjectsExecutablesAndSharedObjectsHaveNoErrors) {
     if (std::string(name) == "exe") {
       EXPECT_NE(r.listing.find("_start: it is an outermost frame"), std::string::npos) << r.listing;
     }
-    EXPECT_EQ(r.check.cfi_checked, linked) << name;
+    EXPECT_TRUE(r.check.cfi_checked) << name;  // objects too, at (section, offset)
     // ld 2.40: the segment is larger than the merged section, in every link.
     if (linked) {
       EXPECT_EQ(r.rules.count("SFRAME-ELF-002"), 1u) << name << ":\n" << r.listing;
     }
     // What libsframe 2.40 reads: version 1, so no finding changes.
     EXPECT_EQ(check_file(dir_ / name, kLibsframe).check.errors, 0u) << name;
+  }
+  // An object and the shared object of the same source get the same CFI
+  // verdict.
+  for (const auto& [object, shared] : {std::pair{"frames.o", "lib.so"}, std::pair{"exceptions.o", "libexceptions.so"}}) {
+    const Result o = check_file(dir_ / object), so = check_file(dir_ / shared);
+    EXPECT_EQ(cfi_verdict(o.listing), cfi_verdict(so.listing)) << object << ":\n" << o.listing << shared << ":\n" << so.listing;
   }
 }
 
@@ -134,9 +154,23 @@ TEST_F(GasDefects, AreFoundAsTheSpecDescribes) {
   const auto o = dir_ / "defects.o", so = dir_ / "defects.so";
   ASSERT_EQ(run("as --gsframe " + (kCorpus / "gas_defects.s").string() + " -o " + o.string()), 0);
   ASSERT_EQ(run("gcc -shared " + o.string() + " -o " + so.string()), 0);
+  // The object: its own DWARF CFI, at (section, offset), shows what gas
+  // got wrong as the link's does (a defect found before linking).
   const Result obj = check_file(o);
-  EXPECT_EQ(obj.check.errors, 0u) << obj.listing;
-  EXPECT_EQ(obj.rules, (std::map<std::string, size_t>{{"SFRAME-FRE-009", 1}, {"SFRAME-FDE-009", 1}})) << obj.listing;
+  EXPECT_TRUE(obj.check.cfi_checked);
+  EXPECT_EQ(obj.check.errors, 3u) << obj.listing;
+  EXPECT_EQ(obj.rules, (std::map<std::string, size_t>{{"SFRAME-FRE-009", 1},
+                                                      {"SFRAME-FDE-009", 1},
+                                                      {"SFRAME-CFI-001", 1},
+                                                      {"SFRAME-CFI-003", 1},
+                                                      {"SFRAME-CFI-004", 1},
+                                                      {"SFRAME-ELF-007", 4},
+                                                      {"SFRAME-CFI-008", 4}}))
+      << obj.listing;
+  // `outermost`: .cfi_undefined rip, which gas 2.40 drops (an ordinary frame).
+  EXPECT_NE(obj.listing.find("at .text+0xb: SFrame sp+8 ra@cfa-8; DWARF CFA r7+8, FP kept, RA undefined [SFRAME-CFI-004]"),
+            std::string::npos)
+      << obj.listing;
   // Linked: the DWARF CFI shows what gas got wrong, one finding each. Every
   // rule (the default) also counts the kernel's refusal of the tie; what
   // libsframe reads has no error (the CFI rules are no reader's).
@@ -156,6 +190,7 @@ TEST_F(GasDefects, AreFoundAsTheSpecDescribes) {
       << linked.listing;
   for (const char* skipped : {"remember_first at", "args_size at", "val_offset at", ".plt.got at"})
     EXPECT_NE(linked.listing.find(skipped), std::string::npos) << skipped << ":\n" << linked.listing;
+  EXPECT_EQ(cfi_verdict(obj.listing), cfi_verdict(linked.listing)) << obj.listing << linked.listing;
   // .cfi_signal_frame: an FDE, and nothing version 1 could say about it.
   EXPECT_EQ(linked.listing.find("signal_tramp"), std::string::npos) << linked.listing;
   EXPECT_NE(linked.listing.find("ra_in_rcx at"), std::string::npos) << linked.listing;

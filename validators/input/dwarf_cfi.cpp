@@ -5,7 +5,12 @@
 #include <elfutils/libdw.h>
 #include <libelf.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
+
+#include "core/byte_reader.h"
+#include "input/relocations.h"
 
 namespace elfmeta::input {
 namespace {
@@ -64,7 +69,224 @@ SavedRule saved_of(Dwarf_Frame* frame, int reg) {
   return r;
 }
 
+
+// --- Objects: .eh_frame's pc_begin fields through .rela.eh_frame ---
+
+constexpr uint8_t kPcrel = 0x10, kSigned = 0x08, kOmit = 0xff;
+
+// Bytes of a pointer encoding's fixed-size format (DW_EH_PE_*, low four
+// bits); 0 for variable sizes (uleb128, sleb128) and unknown formats.
+uint32_t format_size(uint8_t encoding, bool elf64) {
+  switch (encoding & 0x0f) {
+    case 0x00: return elf64 ? 8 : 4;  // absptr
+    case 0x02: case 0x0a: return 2;
+    case 0x03: case 0x0b: return 4;
+    case 0x04: case 0x0c: return 8;
+    default: return 0;
+  }
+}
+
+// The same for an FDE's pc_begin, which this reader relocates only when
+// absolute or PC-relative, direct, and of a fixed size.
+uint32_t pc_begin_size(uint8_t encoding, bool elf64) {
+  if (encoding == kOmit || (encoding & 0x80) || ((encoding & 0x70) != 0 && (encoding & 0x70) != kPcrel)) return 0;
+  return format_size(encoding, elf64);
+}
+
+// A LEB128 value's end (its bytes are skipped, not needed): nullopt past `end`.
+std::optional<uint64_t> skip_leb(const ByteReader& r, uint64_t at, uint64_t end) {
+  for (uint64_t p = at; p < end && p < at + 10; ++p)
+    if (!(*r.u8(p) & 0x80)) return p + 1;
+  return std::nullopt;
+}
+
+// The FDE pointer encoding of the CIE at `at` ('R' in its augmentation;
+// absptr without one); nullopt when the CIE cannot be read or has an
+// augmentation letter this reader does not know before 'R'.
+std::optional<uint8_t> fde_encoding(const ByteReader& r, uint64_t at, bool elf64) {
+  const auto length = r.u32(at);
+  if (!length || *length == 0 || *length == 0xffffffff) return std::nullopt;  // gas writes 32-bit lengths
+  const uint64_t end = at + 4 + *length;
+  if (end > r.size() || *length < 5 || *r.u32(at + 4) != 0) return std::nullopt;
+  const uint8_t version = *r.u8(at + 8);
+  uint64_t p = at + 9;
+  std::string_view aug;
+  {
+    const auto s = r.cstr(p);
+    if (!s || p + s->size() + 1 > end) return std::nullopt;
+    aug = *s;
+    p += s->size() + 1;
+  }
+  if (aug.find("eh") != std::string_view::npos) p += elf64 ? 8 : 4;
+  for (int field = 0; field < 2; ++field)  // code and data alignment factors
+    if (const auto next = skip_leb(r, p, end)) p = *next; else return std::nullopt;
+  if (version == 1) {
+    ++p;
+  } else if (const auto next = skip_leb(r, p, end)) {
+    p = *next;
+  } else {
+    return std::nullopt;
+  }
+  if (aug.empty() || aug[0] != 'z') return aug.find('R') == std::string_view::npos ? std::optional<uint8_t>(0) : std::nullopt;
+  if (const auto next = skip_leb(r, p, end)) p = *next; else return std::nullopt;  // the augmentation data's length
+  for (const char letter : aug.substr(1)) {
+    if (p >= end) return std::nullopt;
+    switch (letter) {
+      case 'R': return *r.u8(p);
+      case 'L': ++p; break;
+      case 'P': {  // the personality routine: any application, often indirect (C++)
+        const uint32_t size = format_size(*r.u8(p), elf64);
+        if (!size) return std::nullopt;
+        p += 1 + size;
+        break;
+      }
+      case 'S': case 'B': case 'G': break;  // signal frame, AArch64 pointer authentication keys, MTE
+      default: return std::nullopt;
+    }
+  }
+  return uint8_t(0);
+}
+
+// The relocation types that patch a pc_begin of `size` bytes, PC-relative
+// or absolute, by machine (what gas writes: a 32-bit PC-relative field
+// against the code section's symbol on all three).
+bool pc_begin_type(uint16_t machine, bool pcrel, uint32_t size, uint32_t type) {
+  if (size != 4 && size != 8) return false;
+  const bool wide = size == 8;
+  switch (machine) {
+    case EM_X86_64:
+      return type == (pcrel ? (wide ? R_X86_64_PC64 : R_X86_64_PC32) : (wide ? R_X86_64_64 : R_X86_64_32));
+    case EM_AARCH64:
+      return type == (pcrel ? (wide ? R_AARCH64_PREL64 : R_AARCH64_PREL32) : (wide ? R_AARCH64_ABS64 : R_AARCH64_ABS32));
+    case EM_S390:
+      return type == (pcrel ? (wide ? R_390_PC64 : R_390_PC32) : (wide ? R_390_64 : R_390_32));
+    default:
+      return false;
+  }
+}
+
+// Whether `value` is representable in `size` bytes, signed or not.
+bool fits(int64_t value, uint32_t size, bool is_signed) {
+  if (size >= 8) return true;
+  const int bits = int(size) * 8;
+  return is_signed ? value >= -(int64_t(1) << (bits - 1)) && value < (int64_t(1) << (bits - 1))
+                   : value >= 0 && value < (int64_t(1) << bits);
+}
+
+void put(uint8_t* at, uint64_t value, uint32_t size, Endian endian) {
+  for (uint32_t k = 0; k < size; ++k) {
+    const uint32_t shift = 8 * (endian == Endian::Little ? k : size - 1 - k);
+    at[k] = static_cast<uint8_t>(value >> shift);
+  }
+}
+
 }  // namespace
+
+// Places the object's code sections, then walks .eh_frame's records (each
+// at least 8 bytes: the walk ends) and writes every FDE's pc_begin: its
+// relocation's target in that layout, or, when it does not resolve, the
+// FDE's own field with a pc_range of 0 (it covers nothing; libdw never
+// finds an empty FDE). False when a record cannot be relocated at all.
+bool DwarfCfi::relocate(const Artifact& a) {
+  const Section* eh = a.section(".eh_frame");
+  if (!eh || eh->type == SHT_NOBITS || eh->file_offset > image_.size() || eh->size > image_.size() - eh->file_offset)
+    return false;
+  // Above .eh_frame, page-aligned with a page between sections (an FDE that
+  // overruns its section by less than that finds no other code), as long as
+  // a 32-bit PC-relative field reaches (beyond, sections stay unplaced).
+  constexpr uint64_t kPage = 4096, kReach = uint64_t(1) << 31;
+  uint64_t next = ((eh->addr + eh->size) / kPage + 2) * kPage;
+  for (const Section& s : a.sections) {
+    if (!(s.flags & SHF_EXECINSTR) || s.size > kReach || next > kReach) continue;
+    placed_.push_back({s.index, next, s.size});
+    next = ((next + s.size) / kPage + 2) * kPage;
+  }
+  std::sort(placed_.begin(), placed_.end(), [](const Placed& x, const Placed& y) { return x.base < y.base; });
+  for (size_t k = 0; k < placed_.size(); ++k) by_section_.emplace_back(placed_[k].section, k);
+  std::sort(by_section_.begin(), by_section_.end());
+
+  struct Target {
+    Relocation r;
+    const Section* symtab;
+    bool twice = false;
+  };
+  std::map<uint64_t, Target> at_offset;
+  for (const auto& set : relocations_for(a, *eh)) {
+    if (!set.is_rela) continue;  // REL: no object of the three machines has one
+    for (const auto& r : set.relocations) {
+      const auto [it, added] = at_offset.emplace(r.offset, Target{r, set.symtab});
+      if (!added) it->second.twice = true;
+    }
+  }
+  const auto resolve = [&](uint64_t field, bool pcrel, uint32_t size) -> std::optional<uint64_t> {
+    const auto it = at_offset.find(field);
+    if (it == at_offset.end() || it->second.twice || !it->second.symtab ||
+        !pc_begin_type(a.machine, pcrel, size, it->second.r.type))
+      return std::nullopt;
+    const auto sym = elf_symbol(a, *it->second.symtab, it->second.r.symbol);
+    if (!sym) return std::nullopt;
+    const uint64_t offset = sym->value + static_cast<uint64_t>(it->second.r.addend);
+    return address_of(sym->section, offset);
+  };
+
+  const ByteReader r(std::span<const uint8_t>(image_.data() + eh->file_offset, eh->size), a.endian);
+  uint8_t* bytes = image_.data() + eh->file_offset;
+  std::map<uint64_t, std::optional<uint8_t>> cies;  // encoding by CIE offset
+  for (uint64_t at = 0; r.contains(at, 8);) {
+    const uint32_t length = *r.u32(at);
+    if (length == 0) break;  // the terminator
+    if (length == 0xffffffff || length < 4 || length > r.size() - at - 4) return false;
+    const uint64_t end = at + 4 + length;
+    const uint32_t id = *r.u32(at + 4);
+    if (id == 0) {
+      at = end;
+      continue;
+    }
+    if (id > at + 4) return false;
+    const uint64_t cie = at + 4 - id;
+    auto found = cies.find(cie);
+    if (found == cies.end()) found = cies.emplace(cie, fde_encoding(r, cie, a.elf64)).first;
+    if (!found->second) return false;
+    const uint8_t encoding = *found->second;
+    const uint32_t size = pc_begin_size(encoding, a.elf64);
+    const uint64_t field = at + 8;
+    if (!size || field + 2 * uint64_t(size) > end) return false;
+    const bool pcrel = (encoding & 0x70) == kPcrel, is_signed = (encoding & kSigned) != 0;
+    const uint64_t field_address = eh->addr + field;
+    const auto target = resolve(field, pcrel, size);
+    const int64_t value = target ? static_cast<int64_t>(*target - (pcrel ? field_address : 0)) : 0;
+    if (target && fits(value, size, is_signed)) {
+      put(bytes + field, static_cast<uint64_t>(value), size, a.endian);
+    } else {
+      ++unresolved_;
+      // Its own field: 0 PC-relative; absolute, the field's address when
+      // that fits (else the pc_range of 0 alone keeps it out).
+      const uint64_t self = pcrel ? 0 : field_address;
+      if (fits(static_cast<int64_t>(self), size, is_signed)) put(bytes + field, self, size, a.endian);
+      put(bytes + field + size, 0, size, a.endian);
+    }
+    at = end;
+  }
+  return true;
+}
+
+std::optional<uint64_t> DwarfCfi::address_of(uint32_t section, uint64_t offset) const {
+  if (!relocatable_) return offset;
+  const auto it = std::lower_bound(by_section_.begin(), by_section_.end(), std::pair<uint32_t, size_t>{section, 0});
+  if (it == by_section_.end() || it->first != section) return std::nullopt;
+  const Placed& p = placed_[it->second];
+  // An empty function's FDE may start where its section ends.
+  return offset <= p.size ? std::optional<uint64_t>(p.base + offset) : std::nullopt;
+}
+
+std::optional<std::pair<uint32_t, uint64_t>> DwarfCfi::section_offset(uint64_t address) const {
+  if (!relocatable_) return std::nullopt;
+  auto it = std::upper_bound(placed_.begin(), placed_.end(), address, [](uint64_t x, const Placed& p) { return x < p.base; });
+  if (it == placed_.begin()) return std::nullopt;
+  --it;
+  if (address - it->base > it->size) return std::nullopt;
+  return std::pair{it->section, address - it->base};
+}
 
 std::optional<CfiRegisters> cfi_registers(uint16_t machine) {
   switch (machine) {
@@ -76,13 +298,18 @@ std::optional<CfiRegisters> cfi_registers(uint16_t machine) {
 }
 
 std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a) {
-  if (a.kind != ArtifactKind::Elf || a.elf_type == ET_REL) return nullptr;
-  if (!a.section(".eh_frame") && !a.section(".debug_frame")) return nullptr;
+  if (a.kind != ArtifactKind::Elf) return nullptr;
+  // libdw reads an object's .eh_frame only (its .debug_frame would need
+  // its own relocations).
+  const bool object = a.elf_type == ET_REL;
+  if (!a.section(".eh_frame") && (object || !a.section(".debug_frame"))) return nullptr;
   const auto regs = cfi_registers(a.machine);
   if (!regs) return nullptr;
   std::unique_ptr<DwarfCfi> c(new DwarfCfi);
   c->regs_ = *regs;
   c->image_.assign(a.content.begin(), a.content.end());
+  c->relocatable_ = object;
+  if (object && !c->relocate(a)) return nullptr;
   Elf* elf = elf_memory(reinterpret_cast<char*>(c->image_.data()), c->image_.size());
   if (!elf) return nullptr;
   c->elf_ = elf;

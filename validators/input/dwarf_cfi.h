@@ -1,7 +1,13 @@
-// The DWARF call frame information of a linked ELF file (.eh_frame, else
+// The DWARF call frame information of an ELF file (.eh_frame, else
 // .debug_frame), read through elfutils libdw: at any address, the rule for
 // the CFA and where the caller's frame pointer and return address are.
 // The ORC and SFrame differentials compare their tables with it.
+//
+// An object's (ET_REL) FDEs start where their pc_begin relocations say,
+// which libdw does not apply: open() lays the object's code sections out
+// apart in an address space of its own and writes each FDE's relocated
+// pc_begin into its copy of .eh_frame, so that rows are looked up by
+// address_of(section, offset).
 #pragma once
 
 #include <cstdint>
@@ -50,7 +56,9 @@ std::optional<CfiRegisters> cfi_registers(uint16_t machine);
 
 class DwarfCfi {
  public:
-  // Null when the file has no CFI libdw can read (or is not linked).
+  // Null when the file has no CFI libdw can read; for an object, also when
+  // its .eh_frame has a record this reader cannot relocate (a pointer
+  // encoding other than absolute or PC-relative fixed-size values).
   static std::unique_ptr<DwarfCfi> open(const Artifact& a);
   ~DwarfCfi();
   DwarfCfi(const DwarfCfi&) = delete;
@@ -60,8 +68,31 @@ class DwarfCfi {
   std::optional<CfiRow> row_at(uint64_t pc) const;
   const CfiRegisters& registers() const { return regs_; }
 
+  // Where offset `offset` of section `section` lies in the addresses
+  // row_at reads. A linked file's are its own (the section is ignored); an
+  // object's code sections (SHF_EXECINSTR) each have a place, apart from
+  // the others: nullopt for another section.
+  std::optional<uint64_t> address_of(uint32_t section, uint64_t offset) const;
+  // The other way: the (section index, offset) of an address in an
+  // object's layout; nullopt in a linked file or outside every section.
+  std::optional<std::pair<uint32_t, uint64_t>> section_offset(uint64_t address) const;
+  bool relocatable() const { return relocatable_; }
+  // Objects: the .eh_frame FDEs whose pc_begin has no relocation that
+  // resolves into a code section (missing, of another type, against a
+  // symbol of no code section, or beyond it); they cover no address.
+  size_t unresolved_fdes() const { return unresolved_; }
+
  private:
+  struct Placed {
+    uint32_t section = 0;
+    uint64_t base = 0, size = 0;
+  };
   DwarfCfi() = default;
+  bool relocate(const Artifact& a);
+  bool relocatable_ = false;
+  std::vector<Placed> placed_;                        // objects: code sections by base
+  std::vector<std::pair<uint32_t, size_t>> by_section_;  // (section index, position in placed_), sorted
+  size_t unresolved_ = 0;
   std::vector<uint8_t> image_;  // libelf wants writable memory
   void* elf_ = nullptr;         // Elf*
   void* cfi_ = nullptr;         // Dwarf_CFI*

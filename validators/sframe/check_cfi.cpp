@@ -1,6 +1,9 @@
 // SFRAME-CFI-*: the rows of each FDE against the DWARF CFI of the same
 // code (the .eh_frame gas made them from), compared at every PC where
 // either changes; and SFRAME-ELF-007: functions with CFI but no FDE.
+// Linked files are compared at their addresses; objects (ET_REL), whose
+// function starts on both sides are relocations, at (section, offset),
+// in the layout of their code sections input::DwarfCfi makes.
 #include <dwarf.h>
 #include <elf.h>
 
@@ -49,7 +52,23 @@ bool cfi_loads_cfa_from(const input::CfaRule& cfa, uint32_t reg, int64_t offset)
 
 struct Counts {
   size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, not_compared = 0, unaligned = 0;
+  size_t unplaced = 0;  // objects: FDEs whose start is in no code section the CFI has placed
 };
+
+// Where FDE i starts in the CFI's addresses: its own address when linked;
+// in an object, its (section, offset) placed as the CFI placed its code.
+std::optional<uint64_t> start_of(const SframeTable& t, const input::DwarfCfi& cfi, size_t i) {
+  const FunctionStart& s = t.starts[i];
+  return t.relocatable ? cfi.address_of(s.section, s.address) : std::optional<uint64_t>(s.address);
+}
+
+// A PC in a message: its address; in an object, section+offset.
+std::string place(const input::Artifact& a, const input::DwarfCfi& cfi, uint64_t pc) {
+  const auto at = cfi.section_offset(pc);
+  if (!at) return hex(pc);
+  const input::Section* s = a.section_at(at->first);
+  return (s ? s->name : "section " + std::to_string(at->first)) + "+" + hex(at->second);
+}
 
 class Differential {
  public:
@@ -60,6 +79,11 @@ class Differential {
     const Fde& d = t_.fdes[i];
     const FreRange& b = t_.blocks[i];
     if (!t_.starts[i].resolved || !b.complete || b.count == 0 || d.size == 0) return;
+    const auto placed = start_of(t_, cfi_, i);
+    if (!placed) {
+      ++n_.unplaced;
+      return;
+    }
     flex_ = t_.header.version == 3 && (d.info2 & 0x1f) == kFlex;
     fres_.clear();  // this function's FREs, decoded once
     for (FreCursor c(t_, i); !c.done(); c.next()) fres_.push_back(*c);
@@ -67,7 +91,7 @@ class Differential {
       mask_fde(i);
       return;
     }
-    const uint64_t start = t_.starts[i].address, end = start + d.size;
+    const uint64_t start = *placed, end = start + d.size;
     // Rows between instructions (assembler data, `.byte` in a test): the
     // CFI, whose rows advance by the code alignment factor, cannot say
     // where they change (AArch64 gas rounds the advance down).
@@ -83,7 +107,9 @@ class Differential {
       const auto row = cfi_.row_at(pc);
       if (!row) {
         ++n_.without_cfi;
-        f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + hex(pc) + " inside the FDE");
+        // An object's FDE whose pc_begin did not resolve may be this one's.
+        if (!cfi_.unresolved_fdes())
+          f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + at(pc) + " inside the FDE");
         return;
       }
       if (pc == start && t_.header.version == 3 && bool(d.info >> 7 & 1) != row->signal)
@@ -108,7 +134,7 @@ class Differential {
     const uint32_t block = t_.header.version == 1 ? 16 : d.rep_size;
     if (!block) return;
     const std::vector<Fre>& fres = fres_;
-    const uint64_t start = t_.starts[i].address;
+    const uint64_t start = *start_of(t_, cfi_, i);
     for (uint64_t pc = start; pc < start + d.size; ++pc) {
       const auto row = cfi_.row_at(pc);
       if (!row) return;
@@ -125,7 +151,7 @@ class Differential {
         continue;
       }
       f_.at_fre(rules::CFI_006, i, static_cast<size_t>(fre - fres.data()), fre->at,
-                "at " + hex(pc) + ": SFrame " + (s ? describe(*s, abi_) : std::string("(unreadable)")) +
+                "at " + at(pc) + ": SFrame " + (s ? describe(*s, abi_) : std::string("(unreadable)")) +
                     "; DWARF CFA r" + std::to_string(cfa->first) + "+" + std::to_string(cfa->second) + known_defect(i));
       return;
     }
@@ -134,7 +160,7 @@ class Differential {
   // " (a known producer defect: ...)" when FDE i is a PLT FDE whose rows
   // the ABI table records as one.
   std::string known_defect(size_t i) const {
-    if (!abi_ || t_.artifact->kind != input::ArtifactKind::Elf) return "";
+    if (!abi_ || t_.artifact->kind != input::ArtifactKind::Elf || t_.relocatable) return "";  // ld writes PLTs
     for (const auto& sec : t_.artifact->sections) {
       if (!(sec.flags & SHF_EXECINSTR) || t_.starts[i].address < sec.addr || t_.starts[i].address >= sec.addr + sec.size)
         continue;
@@ -155,7 +181,7 @@ class Differential {
       return;
     }
     const auto both = [&] {  // the message, made only for a difference
-      return " at " + hex(pc) + ": SFrame " + describe(*s, abi_) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
+      return " at " + at(pc) + ": SFrame " + describe(*s, abi_) + "; DWARF CFA " + input::describe(row.cfa) + ", FP " +
              input::describe(row.fp) + ", RA " + input::describe(row.ra);
     };
     if ((row.ra.kind == SavedRule::kUndefined) != s->outermost) {
@@ -186,6 +212,8 @@ class Differential {
     if (!compared) ++n_.not_compared;
     n_.equal += equal;
   }
+
+  std::string at(uint64_t pc) const { return place(*t_.artifact, cfi_, pc); }
 
   // The first difference of each kind in a function (the rest follow from it).
   bool report(const Rule& rule, size_t i, size_t k, const std::string& what) {
@@ -236,15 +264,22 @@ std::string why_no_fde(const input::DwarfCfi& cfi, uint64_t start, uint64_t end,
          "(gas 2.40: .cfi_remember_state first, DW_CFA_GNU_args_size), or it was not assembled with --gsframe";
 }
 
-// Function symbols that the CFI describes and no FDE covers.
-void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const input::SymtabSymbols* symbols,
+// Function symbols that the CFI describes and no FDE covers. In an
+// object, only when every FDE start on both sides resolved (a function
+// whose FDE did not is not uncovered); false when it did not run.
+bool check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const input::SymtabSymbols* symbols,
                     SframeFindings& f) {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  for (size_t i = 0; i < t.fdes.size(); ++i)
-    if (t.starts[i].resolved) ranges.emplace_back(t.starts[i].address, t.starts[i].address + std::max<uint32_t>(t.fdes[i].size, 1));
+  for (size_t i = 0; i < t.fdes.size(); ++i) {
+    const auto start = t.starts[i].resolved ? start_of(t, cfi, i) : std::nullopt;
+    if (start) ranges.emplace_back(*start, *start + std::max<uint32_t>(t.fdes[i].size, 1));
+    else if (t.relocatable) return false;
+  }
+  if (t.relocatable && cfi.unresolved_fdes()) return false;
   std::sort(ranges.begin(), ranges.end());
-  // Linker-made code without symbols: the PLT sections.
+  // Linker-made code without symbols: the PLT sections (none in an object).
   for (const auto& sec : t.artifact->sections) {
+    if (t.relocatable) break;
     if (!(sec.flags & SHF_EXECINSTR) || !sec.name.starts_with(".plt") || sec.size == 0) continue;
     auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{sec.addr, ~uint64_t(0)});
     if (it != ranges.begin() && std::prev(it)->second > sec.addr) continue;
@@ -257,34 +292,50 @@ void check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const inpu
                  sec.name + " at " + hex(sec.addr) + " has DWARF CFI but no SFrame FDE" +
                      (gap ? " (a known producer defect: " + std::string(abi->plt_gap) + ")" : ""));
   }
-  if (!symbols) return;
+  if (!symbols) return true;
   for (const auto& s : symbols->symbols) {
     if (!s.function() || s.size == 0) continue;
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{s.address, ~uint64_t(0)});
-    if (it != ranges.begin() && std::prev(it)->second > s.address) continue;
-    if (!cfi.row_at(s.address)) continue;
+    const auto address = t.relocatable ? cfi.address_of(s.section, s.address) : std::optional<uint64_t>(s.address);
+    if (!address) continue;  // an object's symbol outside its code sections
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::pair{*address, ~uint64_t(0)});
+    if (it != ranges.begin() && std::prev(it)->second > *address) continue;
+    if (!cfi.row_at(*address)) continue;
     const std::string name(symbols->name(s));
-    f.at_section(rules::ELF_007, std::nullopt, name + " at " + hex(s.address) + " has DWARF CFI but no SFrame FDE");
-    f.at_section(rules::CFI_008, std::nullopt, name + ": " + why_no_fde(cfi, s.address, s.address + s.size, t.header));
+    f.at_section(rules::ELF_007, std::nullopt,
+                 name + " at " + place(*t.artifact, cfi, *address) + " has DWARF CFI but no SFrame FDE");
+    f.at_section(rules::CFI_008, std::nullopt, name + ": " + why_no_fde(cfi, *address, *address + s.size, t.header));
   }
+  return true;
 }
 
 }  // namespace
 
 bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f) {
-  if (t.relocatable || !t.section || !t.usable) return false;
+  if (!t.section || !t.usable) return false;
   const auto cfi = input::DwarfCfi::open(*t.artifact);
   if (!cfi) return false;
   Differential diff(t, *cfi, f);
   for (size_t i = 0; i < t.fdes.size(); ++i) diff.fde(i);
-  check_coverage(t, *cfi, symbols, f);
+  const bool coverage = check_coverage(t, *cfi, symbols, f);
   const Counts& n = diff.counts();
+  // What an object left out: FDEs on either side whose start did not
+  // resolve, and so the functions without FDEs (checked only when all did).
+  std::string object;
+  if (t.relocatable) {
+    object = "; in the object, (section, offset) against .eh_frame relocated";
+    if (cfi->unresolved_fdes())
+      object += ", " + std::to_string(cfi->unresolved_fdes()) + " .eh_frame FDEs left out (pc_begin relocation does not resolve)";
+    const size_t sframe_unresolved =
+        n.unplaced + size_t(std::count_if(t.starts.begin(), t.starts.end(), [](const FunctionStart& s) { return !s.resolved; }));
+    if (sframe_unresolved) object += ", " + std::to_string(sframe_unresolved) + " SFrame FDEs left out (start does not resolve)";
+    if (!coverage) object += ", functions without an FDE not looked for";
+  }
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +
          (n.not_compared ? ", " + std::to_string(n.not_compared) + " with a rule one side cannot compare (a DWARF expression, "
                           "a FLEX rule beyond offsets and registers)" : std::string()) +
          (n.unaligned ? ", " + std::to_string(n.unaligned) + " FDEs with rows between instructions not compared (the "
-                        "CFI's code alignment cannot place them)" : std::string()));
+                        "CFI's code alignment cannot place them)" : std::string()) + object);
   return true;
 }
 

@@ -1,0 +1,300 @@
+// The CFI differential (validators/sframe/check_cfi.cpp) on objects:
+// FDEs compared with the .eh_frame of the same code at (section, offset),
+// so that what gas got wrong is found before linking, with the verdict of
+// the link. Real producers: gas 2.40 (this machine's, assembled here) and
+// gas 2.47.50 (tests/sframe/data/binutils-2.47.50, made in the sid root);
+// the sources are tests/sframe/corpus/outermost-*.s.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "core/diagnostic.h"
+#include "input/artifact.h"
+#include "sframe/fre_state.h"
+#include "sframe/sframe_table.h"
+#include "sframe/verifier.h"
+#include "tests/support/require.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCorpus = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "sframe" / "corpus";
+const fs::path kData = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "sframe" / "data" / "binutils-2.47.50";
+
+int run(const std::string& cmd) {
+  const int raw = std::system((cmd + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+std::vector<uint8_t> bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Checked {
+  sframe::SframeCheck check;
+  std::map<std::string, size_t> rules;
+  std::string listing;
+  std::string note;  // the differential's closing note ("" when it did not run)
+  size_t points = 0, equal = 0;
+};
+
+Checked check_bytes(std::vector<uint8_t> bytes, const std::string& name = "t.o") {
+  Checked r;
+  auto opened = input::open_bytes(name, std::move(bytes));
+  if (!opened.artifact) return r;
+  DiagnosticList list;
+  r.check = sframe::check_sframe(*opened.artifact, {}, list);
+  for (const auto& d : list.items()) {
+    if (d.rule) ++r.rules[std::string(d.rule->id)];
+    r.listing += d.message + (d.rule ? " [" + std::string(d.rule->id) + "]\n" : "\n");
+    if (d.message.starts_with("SFrame against DWARF CFI")) {
+      r.note = d.message;
+      std::sscanf(d.message.c_str(), "SFrame against DWARF CFI: %zu points, %zu equal", &r.points, &r.equal);
+    }
+  }
+  return r;
+}
+
+Checked check_file(const fs::path& p) {
+  const auto bytes = bytes_of(p);
+  EXPECT_FALSE(bytes.empty()) << p;
+  return check_bytes(bytes, p.filename().string());
+}
+
+// Where a section's bytes are in the file.
+struct Place {
+  uint64_t offset = 0, size = 0;
+};
+Place section_place(const std::vector<uint8_t>& bytes, const std::string& name) {
+  auto opened = input::open_bytes("t.o", bytes);
+  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
+  EXPECT_TRUE(s) << name;
+  return s ? Place{s->file_offset, s->size} : Place{};
+}
+
+// Relocation k of a little-endian ELF64 RELA section: r_info and r_addend.
+void set_rela(std::vector<uint8_t>& bytes, const Place& rela, size_t k, std::optional<uint64_t> info,
+              std::optional<int64_t> addend) {
+  const uint64_t at = rela.offset + 24 * k;
+  ASSERT_LE(at + 24, rela.offset + rela.size);
+  if (info) std::memcpy(bytes.data() + at + 8, &*info, 8);
+  if (addend) std::memcpy(bytes.data() + at + 16, &*addend, 8);
+}
+
+class Gas240 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ELFMETA_REQUIRE_INSTALLED(run("echo | as --gsframe -o /dev/null -") == 0, "as has no --gsframe (package binutils)");
+    dir_ = fs::temp_directory_path() / ("elfmeta-cfi-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+// gas 2.40 ignores .cfi_undefined rip and writes an ordinary frame
+// (sp+8, RA at CFA-8), at a function's start (_start) and after its first
+// instruction (late, where it still starts an FRE, equal to the one
+// before). The object's own CFI shows it, with the link's verdict.
+TEST_F(Gas240, OutermostFrameIsFoundInTheObjectAsInTheLink) {
+  const auto o = dir_ / "outermost.o", exe = dir_ / "outermost";
+  ASSERT_EQ(run("as --gsframe " + (kCorpus / "outermost-x86_64.s").string() + " -o " + o.string()), 0);
+  ASSERT_EQ(run("ld " + o.string() + " -o " + exe.string()), 0);
+  const Checked obj = check_file(o), linked = check_file(exe);
+  EXPECT_EQ(obj.check.version, 1);  // gas 2.40
+  const std::map<std::string, size_t> want = {{"SFRAME-CFI-004", 2}, {"SFRAME-FRE-013", 1}};
+  EXPECT_EQ(obj.rules, want) << obj.listing;
+  EXPECT_EQ(linked.rules, want) << linked.listing;
+  EXPECT_NE(obj.listing.find("at .text+0x0: SFrame sp+8 ra@cfa-8; DWARF CFA r7+8, FP kept, RA undefined [SFRAME-CFI-004]"),
+            std::string::npos)
+      << obj.listing;
+  EXPECT_NE(obj.listing.find("at .text+0x14: SFrame sp+8 ra@cfa-8"), std::string::npos) << obj.listing;
+  EXPECT_TRUE(obj.check.cfi_checked);
+  EXPECT_NE(obj.note.find("in the object"), std::string::npos) << obj.note;
+  EXPECT_EQ(obj.note.find("left out"), std::string::npos) << obj.note;
+  // The same points compared, and the same two different.
+  EXPECT_EQ(obj.points, 7u);
+  EXPECT_EQ(obj.points, linked.points);
+  EXPECT_EQ(obj.equal, 5u);
+  EXPECT_EQ(obj.equal, linked.equal);
+}
+
+// gas 2.47.50 writes the outermost frame as an FRE without data words (RA
+// undefined, versions 2 erratum and 3), on the three machines: the object
+// and its link agree with their CFI at every point.
+TEST(Gas247, OutermostFrameAgreesWithTheCfiInObjectsAndLinks) {
+  for (const std::string machine : {"x86_64", "aarch64", "s390x"}) {
+    const std::string base = "outermost-" + machine;
+    const Checked obj = check_file(kData / (base + ".o")), linked = check_file(kData / base);
+    EXPECT_EQ(obj.check.version, 3) << base;
+    EXPECT_TRUE(obj.rules.empty()) << base << ".o:\n" << obj.listing;
+    // ld sizes PT_GNU_SFRAME as the sum of its inputs (s390x: 3 bytes more).
+    for (const auto& [rule, count] : linked.rules) EXPECT_EQ(rule, "SFRAME-ELF-002") << base << ":\n" << linked.listing;
+    EXPECT_TRUE(obj.check.cfi_checked && linked.check.cfi_checked) << base;
+    EXPECT_GE(obj.points, 6u) << base;
+    EXPECT_EQ(obj.points, obj.equal) << obj.note;
+    EXPECT_EQ(obj.points, linked.points) << obj.note << "\n" << linked.note;
+    EXPECT_EQ(linked.points, linked.equal) << linked.note;
+    // What gas wrote: _start outermost from its first FRE, late from its second.
+    auto opened = input::open_input((kData / (base + ".o")).string());
+    ASSERT_TRUE(opened.artifact);
+    DiagnosticList discard;
+    sframe::SframeFindings f(base, discard, kNoConsumer, ".sframe");
+    const auto t = sframe::read_sframe(*opened.artifact, f);
+    ASSERT_TRUE(t && t->fdes.size() == 3) << base;
+    const auto outermost = [&](size_t i, size_t k) {
+      const auto s = sframe::state_of(t->header, false, t->fre(i, k));
+      return s && s->outermost;
+    };
+    EXPECT_TRUE(outermost(0, 0)) << base;
+    EXPECT_FALSE(outermost(2, 0)) << base;
+    EXPECT_TRUE(outermost(2, 1)) << base;
+  }
+}
+
+// A clean object with two code sections (.text, .text.unlikely): no
+// finding, and the note says the comparison ran, on every point.
+TEST(ObjectCfi, CleanObjectIsComparedAndCounted) {
+  const Checked r = check_file(kData / "frames-x86_64.o");
+  EXPECT_TRUE(r.rules.empty()) << r.listing;
+  EXPECT_TRUE(r.check.cfi_checked);
+  EXPECT_NE(r.note.find("in the object, (section, offset) against .eh_frame relocated"), std::string::npos) << r.note;
+  EXPECT_GT(r.points, 20u);
+  EXPECT_EQ(r.points, r.equal) << r.note;
+}
+
+// An .eh_frame FDE whose pc_begin relocation does not resolve (no longer
+// PC32; an addend beyond its section) covers nothing: the SFrame FDE of
+// that function is not compared, not reported as without CFI, and the
+// note counts it; functions without FDEs are not looked for.
+TEST(ObjectCfi, UnresolvedEhFrameRelocationLeavesItsFdeOut) {
+  const auto clean = bytes_of(kData / "outermost-x86_64.o");
+  const Checked before = check_bytes(clean);
+  ASSERT_EQ(before.points, 7u);
+  const Place rela = section_place(clean, ".rela.eh_frame");
+  ASSERT_EQ(rela.size, 3u * 24);
+  // The first relocation is _start's FDE: .text+0, R_X86_64_PC32 against symbol 1 (.text).
+  uint64_t info;
+  std::memcpy(&info, clean.data() + rela.offset + 8, 8);
+  ASSERT_EQ(info & 0xffffffff, 2u);
+  for (int variant = 0; variant < 3; ++variant) {
+    auto bytes = clean;
+    if (variant == 0) set_rela(bytes, rela, 0, (info >> 32) << 32, std::nullopt);  // R_X86_64_NONE
+    if (variant == 1) set_rela(bytes, rela, 0, std::nullopt, 0x100000);           // beyond .text
+    if (variant == 2) set_rela(bytes, rela, 0, info & 0xffffffff, std::nullopt);  // symbol 0: no section
+    const Checked r = check_bytes(bytes);
+    EXPECT_TRUE(r.check.cfi_checked) << variant;
+    EXPECT_TRUE(r.rules.empty()) << variant << ":\n" << r.listing;
+    EXPECT_NE(r.note.find("1 .eh_frame FDEs left out (pc_begin relocation does not resolve)"), std::string::npos)
+        << variant << ": " << r.note;
+    EXPECT_NE(r.note.find("functions without an FDE not looked for"), std::string::npos) << r.note;
+    EXPECT_EQ(r.points, 6u) << r.note;  // framed (4) and late (2); _start (1) left out
+    EXPECT_EQ(r.points, r.equal) << r.note;
+  }
+}
+
+// gas 2.40's wrong _start, with its .eh_frame FDE unresolved: the defect
+// there is not compared (not a pass: the note says so), late's still is.
+TEST_F(Gas240, UnresolvedFdeIsNotComparedAndTheRestIs) {
+  const auto o = dir_ / "outermost.o";
+  ASSERT_EQ(run("as --gsframe " + (kCorpus / "outermost-x86_64.s").string() + " -o " + o.string()), 0);
+  auto bytes = bytes_of(o);
+  const Place rela = section_place(bytes, ".rela.eh_frame");
+  uint64_t info;
+  std::memcpy(&info, bytes.data() + rela.offset + 8, 8);
+  set_rela(bytes, rela, 0, (info >> 32) << 32, std::nullopt);
+  const Checked r = check_bytes(bytes);
+  EXPECT_EQ(r.rules, (std::map<std::string, size_t>{{"SFRAME-CFI-004", 1}, {"SFRAME-FRE-013", 1}})) << r.listing;
+  EXPECT_NE(r.listing.find("at .text+0x14:"), std::string::npos) << r.listing;
+  EXPECT_NE(r.note.find("1 .eh_frame FDEs left out"), std::string::npos) << r.note;
+}
+
+// An SFrame FDE whose start relocation does not resolve (symbol 0):
+// SFRAME-ELF-003 reports the relocation; the differential leaves the FDE
+// out and says so, and looks for no function without an FDE (that one
+// has one).
+TEST(ObjectCfi, UnresolvedSframeStartIsCounted) {
+  auto bytes = bytes_of(kData / "outermost-x86_64.o");
+  const Place rela = section_place(bytes, ".rela.sframe");
+  uint64_t info;
+  std::memcpy(&info, bytes.data() + rela.offset + 8, 8);
+  set_rela(bytes, rela, 0, info & 0xffffffff, std::nullopt);
+  const Checked r = check_bytes(bytes);
+  EXPECT_EQ(r.rules, (std::map<std::string, size_t>{{"SFRAME-ELF-003", 1}})) << r.listing;
+  EXPECT_NE(r.note.find("1 SFrame FDEs left out (start does not resolve)"), std::string::npos) << r.note;
+  EXPECT_NE(r.note.find("functions without an FDE not looked for"), std::string::npos) << r.note;
+  EXPECT_EQ(r.points, 6u) << r.note;
+}
+
+// A function with CFI and no FDE in an object: SFRAME-ELF-007 and -008
+// name it at section+offset (gas 2.47.50 skips a function with
+// .cfi_val_offset of the FP, with a warning of its own; here late's FDE is
+// moved onto framed's start with a size of 0).
+TEST(ObjectCfi, FunctionWithoutFdeIsNamedAtItsSectionOffset) {
+  auto bytes = bytes_of(kData / "outermost-x86_64.o");
+  // FDE 2 (late) made to start where FDE 1 (framed) does, and last 0 bytes: late has no FDE.
+  auto opened = input::open_bytes("t.o", bytes);
+  ASSERT_TRUE(opened.artifact);
+  DiagnosticList discard;
+  sframe::SframeFindings f("t.o", discard, kNoConsumer, ".sframe");
+  const auto t = sframe::read_sframe(*opened.artifact, f);
+  ASSERT_TRUE(t && t->fdes.size() == 3);
+  const Place sframe = section_place(bytes, ".sframe");
+  // Version 3 FDE index entries: start (8 bytes, relocated), size (4), FRE offset (4).
+  const uint64_t size_at = sframe.offset + t->fdes[2].at + 8;
+  const uint32_t zero = 0;
+  std::memcpy(bytes.data() + size_at, &zero, 4);
+  set_rela(bytes, section_place(bytes, ".rela.sframe"), 2, std::nullopt, 0xd);
+  const Checked r = check_bytes(bytes);
+  EXPECT_EQ(r.rules.count("SFRAME-ELF-007"), 1u) << r.listing;
+  EXPECT_NE(r.listing.find("late at .text+0x13 has DWARF CFI but no SFrame FDE [SFRAME-ELF-007]"), std::string::npos)
+      << r.listing;
+  EXPECT_NE(r.listing.find("late: it is an outermost frame (RA undefined) [SFRAME-CFI-008]"), std::string::npos)
+      << r.listing;
+}
+
+// A CIE this reader cannot relocate FDEs of (an augmentation letter it
+// does not know): the comparison does not run and says nothing, rather
+// than pass.
+TEST(ObjectCfi, UnknownAugmentationLeavesTheComparisonNotRun) {
+  auto bytes = bytes_of(kData / "outermost-x86_64.o");
+  const Place eh = section_place(bytes, ".eh_frame");
+  ASSERT_EQ(std::memcmp(bytes.data() + eh.offset + 9, "zR", 3), 0);
+  bytes[eh.offset + 10] = 'Q';
+  const Checked r = check_bytes(bytes);
+  EXPECT_FALSE(r.check.cfi_checked);
+  EXPECT_TRUE(r.note.empty()) << r.note;
+  EXPECT_TRUE(r.rules.empty()) << r.listing;
+}
+
+// Every byte of an object's .eh_frame and .rela.eh_frame set to 0, 0xff
+// and flipped: the check ends, whatever it finds (ASan/UBSan builds watch
+// the bounds).
+TEST(ObjectCfi, MutatedEhFrameAndRelocationsAreSafe) {
+  const auto clean = bytes_of(kData / "outermost-s390x.o");  // big-endian
+  size_t ran = 0;
+  for (const char* name : {".eh_frame", ".rela.eh_frame"}) {
+    const Place p = section_place(clean, name);
+    ASSERT_GT(p.size, 0u) << name;
+    for (uint64_t k = 0; k < p.size; ++k)
+      for (const int how : {0, 1, 2}) {
+        auto bytes = clean;
+        uint8_t& b = bytes[p.offset + k];
+        b = how == 0 ? 0 : how == 1 ? 0xff : b ^ 0x80;
+        ran += check_bytes(std::move(bytes)).check.present;
+      }
+  }
+  EXPECT_GT(ran, 300u);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
