@@ -211,6 +211,32 @@ TEST(XcSymbols, PercpuSymbolsWithoutAVar) {
   EXPECT_EQ(run->stats.percpu_symbols_without_var, (std::vector<std::string>{"first_var", "a_alias", "b"}));
 }
 
+// A vmlinux symtab of x86-64 up to 6.14: .data..percpu at address 0, and an
+// absolute symbol whose value falls inside it (`pgtno`, 2, in Debian's 6.12
+// -dbg vmlinux). Only the symbols of the section are percpu variables: the
+// absolute one is neither a symbol the VAR runs into (XC-SYM-005) nor one
+// without a VAR (XC-SYM-007).
+TEST(XcSymbols, AbsoluteSymbolInAZeroBasedPercpuAreaIsNoPercpuVariable) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t arr = b.add_array(int_id, int_id, 12);
+  b.add_datasec(".data..percpu", 0x40, {{b.add_var("fixed_percpu_data", arr, 1), 0, 48}});
+  synth::ElfWriter elf(ET_EXEC);
+  const uint32_t percpu =
+      elf.add_section({".data..percpu", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 64, 0, std::vector<uint8_t>(0x40)});
+  elf.add_section({".BTF", SHT_PROGBITS, 0, 0, 4, 0, b.build()});
+  elf.add_symbol("__per_cpu_start", 0, 0, STT_NOTYPE, STB_GLOBAL, percpu);
+  elf.add_symbol("fixed_percpu_data", 0, 48, STT_OBJECT, STB_GLOBAL, percpu);
+  elf.add_symbol("__per_cpu_end", 0x40, 0, STT_NOTYPE, STB_GLOBAL, percpu);
+  elf.add_symbol("pgtno", 2, 0, STT_NOTYPE, STB_GLOBAL, SHN_ABS);
+  auto run = run_cross_check(elf.write());
+  EXPECT_TRUE(run->stats.percpu_checked);
+  EXPECT_EQ(run->stats.percpu_matched, 1u);
+  EXPECT_EQ(run->count("XC-SYM-005"), 0u) << run->text();
+  EXPECT_EQ(run->count("XC-SYM-007"), 0u) << run->text();
+  EXPECT_EQ(run->text().find("pgtno"), std::string::npos) << run->text();
+}
+
 TEST(XcSymbols, KallsymsWithoutDataSymbolsSkipsPercpu) {
   auto run = run_cross_check(percpu_btf(0x10, 8, 0x24),
                              "0000000000000000 A __per_cpu_start\n0000000000000100 A __per_cpu_end\n");

@@ -300,10 +300,14 @@ class SymbolChecker {
 
   bool data_symbol(const Symbol& s) const { return !s.function() && s.type != 'N' && s.type != 'n'; }
 
+  // A symtab says where a symbol lives: a percpu variable in .data..percpu.
+  // An absolute symbol whose value happens to fall in a zero-based percpu
+  // range (x86-64 up to 6.14: `pgtno`, 2) is none. Kallsyms says nothing
+  // (percpu symbols are 'A' there too): its address decides.
   bool in_percpu(const Symbol& s, const Range& r) const {
     if (!data_symbol(s) || s.address < r.start || s.address >= r.end) return false;
-    if (in_.artifact.elf_type == ET_REL) {
-      const input::Section* sec = in_.artifact.section_at(s.section);
+    if (in_.artifact.elf_type == ET_REL || symbols_.origin == "symtab") {
+      const input::Section* sec = s.section ? in_.artifact.section_at(s.section) : nullptr;
       return sec && sec->name == ".data..percpu";
     }
     return true;
