@@ -621,7 +621,7 @@ class Runner {
 
   // XC-CTX-001: whether the --kallsyms file is of the image `r` (the
   // anchors against the image's own symbols, the releases, the FUNC names).
-  bool kallsyms_fit(const InputResult& r, DiagnosticList& list) {
+  btf::xc::ContextVerdict kallsyms_fit(const InputResult& r, DiagnosticList& list) {
     const input::Artifact& a = *r.artifact;
     std::optional<input::SymbolIndex> own;
     std::string image_release, ignored;
@@ -662,11 +662,26 @@ class Runner {
     }
     // The --kallsyms file of another kernel: one finding, and the checks
     // that read symbols do not run.
+    // Of this image but moved by KASLR (the running kernel's /proc/kallsyms):
+    // every check compares link-time addresses, so they are moved back.
     std::string_view withheld;
-    if (symbols && s_.kallsyms_file && symbols == &*s_.kallsyms_file && !kallsyms_fit(r, list)) {
-      symbols = nullptr;
-      withheld = btf::xc::kKallsymsWithheld;
-      why = withheld;
+    std::optional<input::SymbolIndex> moved;
+    if (symbols && s_.kallsyms_file && symbols == &*s_.kallsyms_file) {
+      const btf::xc::ContextVerdict fit = kallsyms_fit(r, list);
+      if (!fit.belongs) {
+        symbols = nullptr;
+        withheld = btf::xc::kKallsymsWithheld;
+        why = withheld;
+      } else if (fit.moved_by) {
+        moved = symbols->moved_back(fit.moved_by, fit.moved_from);
+        symbols = &*moved;
+        Diagnostic d;
+        d.severity = Severity::Note;
+        d.location.artifact = r.artifact->name;
+        d.message = "kallsyms " + s_.kallsyms_file->origin + " are this image's moved by KASLR (" +
+                    hex(fit.moved_by) + "): checked at the image's addresses";
+        list.report(std::move(d));
+      }
     }
     if (s_.xc_on) cross_check_of(r, symbols, *run_.base_indexes, list, withheld);
     if (s_.orc_on) r.orc = check_orc_of(*r.artifact, symbols, why, r.kernel, list);

@@ -57,6 +57,14 @@ void SymbolIndex::add(Symbol s) {
   add_in_place(s);
 }
 
+SymbolIndex SymbolIndex::moved_back(uint64_t delta, uint64_t from) const {
+  SymbolIndex out(*this);
+  for (Symbol& s : out.symbols_)
+    if (s.address >= from) s.address -= delta;
+  out.finish();
+  return out;
+}
+
 void SymbolIndex::finish() {
   const auto by_address = [](const Symbol& a, const Symbol& b) { return a.address < b.address; };
   if (!std::is_sorted(symbols_.begin(), symbols_.end(), by_address)) {  // kallsyms and the symtab reader already are

@@ -76,6 +76,11 @@ class SymbolIndex {
     symbols_.push_back(s);
     finished_ = false;
   }
+  // A copy with every symbol at or above `from` moved down by `delta`, the
+  // rest kept: a KASLR-moved kernel's kallsyms at its image's link-time
+  // addresses (absolute symbols, such as x86-64's zero-based percpu ones,
+  // lie below and were never moved).
+  SymbolIndex moved_back(uint64_t delta, uint64_t from) const;
   // Keeps `storage` alive as long as the index (and its copies).
   void keep(std::shared_ptr<const void> storage) { kept_.push_back(std::move(storage)); }
   void reserve(size_t n) { symbols_.reserve(n); }

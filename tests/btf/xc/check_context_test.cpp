@@ -71,7 +71,7 @@ TEST(XcContext, KallsymsOfAnotherKernelAreOneFinding) {
   const auto file = kallsyms(anchors_at(0xffffffff81234560, 0xffffffff81001230, 0xffffffff8109a000, 0xffffffff81400010));
   DiagnosticList list;
   Findings findings("vmlinux", list);
-  EXPECT_FALSE(btf::xc::check_kallsyms_context({file, "6.18.44", &*image.own, "6.12.117", nullptr}, findings));
+  EXPECT_FALSE(btf::xc::check_kallsyms_context({file, "6.18.44", &*image.own, "6.12.117", nullptr}, findings).belongs);
   EXPECT_EQ(list.count("XC-CTX-001"), 1u) << text_of(list);
   EXPECT_EQ(list.count(Severity::Error), 1u);
   const std::string text = text_of(list);
@@ -91,10 +91,12 @@ TEST(XcContext, KallsymsMovedByKaslrBelong) {
   DiagnosticList list;
   Findings findings("vmlinux", list);
   // The anchors decide before the releases, which a rebuilt kernel may share or not.
-  EXPECT_TRUE(btf::xc::check_kallsyms_context({file, "6.18.44", &*image.own, "6.12.117", nullptr}, findings));
+  EXPECT_TRUE(btf::xc::check_kallsyms_context({file, "6.18.44", &*image.own, "6.12.117", nullptr}, findings).belongs);
   EXPECT_EQ(list.items().size(), 0u) << text_of(list);
   const auto v = btf::xc::judge_kallsyms({file, "", &*image.own, "", nullptr});
   EXPECT_TRUE(v.belongs);
+  EXPECT_EQ(v.moved_by, kaslr);
+  EXPECT_EQ(v.moved_from, image.own->symbols().front().address + kaslr);
   EXPECT_NE(v.evidence.find("4 of 4 anchor functions at one distance (0x1e000000)"), std::string::npos) << v.evidence;
 }
 
@@ -115,7 +117,7 @@ TEST(XcContext, WithoutAnchorsDifferentReleasesDecide) {
   const auto none = kallsyms("ffffffff81000000 T start_kernel\n");
   DiagnosticList list;
   Findings findings("vmlinux", list);
-  EXPECT_FALSE(btf::xc::check_kallsyms_context({file, "6.18.44", &none, "6.12.117", nullptr}, findings));
+  EXPECT_FALSE(btf::xc::check_kallsyms_context({file, "6.18.44", &none, "6.12.117", nullptr}, findings).belongs);
   EXPECT_EQ(list.count("XC-CTX-001"), 1u);
   EXPECT_NE(text_of(list).find("the releases differ"), std::string::npos) << text_of(list);
   EXPECT_TRUE(btf::xc::judge_kallsyms({file, "6.12.117", &none, "6.12.117", nullptr}).belongs);
@@ -145,7 +147,7 @@ TEST(XcContext, FuncNamesWithoutSymbolsDecideLast) {
   const auto fewer = kallsyms(lines(0, 90));
   DiagnosticList list;
   Findings findings("blob", list);
-  EXPECT_FALSE(btf::xc::check_kallsyms_context({fewer, "", nullptr, "", checked.btf.get()}, findings));
+  EXPECT_FALSE(btf::xc::check_kallsyms_context({fewer, "", nullptr, "", checked.btf.get()}, findings).belongs);
   EXPECT_EQ(list.count("XC-CTX-001"), 1u);
   EXPECT_NE(text_of(list).find("10 of the BTF's 100 FUNC names have no text symbol of the name or a clone of it (10.0%"),
             std::string::npos)

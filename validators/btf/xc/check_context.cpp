@@ -74,6 +74,14 @@ std::optional<ContextVerdict> judge_by_anchors(const KallsymsContext& c) {
     if (n > most) most = n, distance = d;
   ContextVerdict v;
   v.belongs = 2 * most > found;
+  if (v.belongs && distance != 0) {
+    v.moved_by = distance;
+    for (const input::Symbol& s : c.own->symbols())
+      if (s.function()) {
+        v.moved_from = s.address + distance;
+        break;
+      }
+  }
   if (v.belongs) {
     v.evidence = std::to_string(most) + " of " + std::to_string(found) + " anchor functions at one distance (" +
                  hex(distance) + ") from the image's own symbols";
@@ -143,9 +151,9 @@ ContextVerdict judge_kallsyms(const KallsymsContext& c) {
   return {};
 }
 
-bool check_kallsyms_context(const KallsymsContext& c, elfmeta::Findings& findings) {
+ContextVerdict check_kallsyms_context(const KallsymsContext& c, elfmeta::Findings& findings) {
   const ContextVerdict v = judge_kallsyms(c);
-  if (v.belongs) return true;
+  if (v.belongs) return v;
   Location where;
   where.artifact = findings.artifact();
   findings.emit(rules::CTX_001, where,
@@ -154,7 +162,7 @@ bool check_kallsyms_context(const KallsymsContext& c, elfmeta::Findings& finding
   findings.note("", "not run, for want of this image's symbols: the XC-SYM checks, the BTF id sets, ORC-SYM and the "
                     "ORC boundary symbols; give the kallsyms or System.map of this very build, or leave --kallsyms "
                     "out to use the image's own symbols");
-  return false;
+  return v;
 }
 
 // ------------------------------------------------------------ base BTF

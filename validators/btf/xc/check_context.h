@@ -24,6 +24,10 @@ namespace elfmeta::btf::xc {
 struct ContextVerdict {
   bool belongs = true;
   std::string evidence;
+  // Kallsyms the anchors found moved by KASLR: the distance (file minus
+  // image, 0 when not moved or not known) and the lowest moved address (the
+  // image's first text symbol, moved), for SymbolIndex::moved_back.
+  uint64_t moved_by = 0, moved_from = 0;
 };
 
 // ------------------------------------------------------------ kallsyms (XC-CTX-001)
@@ -47,8 +51,8 @@ std::string kallsyms_file_release(const std::string& path);
 ContextVerdict judge_kallsyms(const KallsymsContext& c);
 
 // XC-CTX-001 and a note of the checks not run, at `artifact`, when the
-// kallsyms are not of the image; true when they may be used.
-bool check_kallsyms_context(const KallsymsContext& c, elfmeta::Findings& findings);
+// kallsyms are not of the image (the verdict's `belongs` is false then).
+ContextVerdict check_kallsyms_context(const KallsymsContext& c, elfmeta::Findings& findings);
 
 // What check_symbols and ORC say of symbols XC-CTX-001 withheld.
 inline constexpr std::string_view kKallsymsWithheld = "--kallsyms is not of this image, XC-CTX-001";
