@@ -367,6 +367,25 @@ TEST(SymbolIndex, FindsFirstByAddressAndWorksBeforeFinish) {
   EXPECT_EQ(index.find(""), nullptr);
 }
 
+// KASLR-moved kallsyms brought back: the symbols at or above `from` move
+// down, the zero-based percpu ones below stay; the copy is found by name and
+// in address order, and the original is untouched.
+TEST(SymbolIndex, MovedBackMovesOnlyWhatLiesAtOrAboveFrom) {
+  SymbolIndex index;
+  index.add({"percpu_var", 0x20, 8, 'A', 0});
+  index.add({"_text", 0xffffffffab000000, 0, 'T', 0});
+  index.add({"start_kernel", 0xffffffffab100000, 0x80, 'T', 0});
+  index.finish();
+  const SymbolIndex moved = index.moved_back(0x2a000000, 0xffffffffab000000);
+  ASSERT_EQ(moved.size(), 3u);
+  EXPECT_EQ(moved.find("percpu_var")->address, 0x20u);
+  EXPECT_EQ(moved.find("_text")->address, 0xffffffff81000000u);
+  EXPECT_EQ(moved.find("start_kernel")->address, 0xffffffff81100000u);
+  EXPECT_EQ(moved.find("start_kernel")->size, 0x80u);
+  EXPECT_EQ(moved.symbols().back().name, "start_kernel");
+  EXPECT_EQ(index.find("_text")->address, 0xffffffffab000000u);
+}
+
 TEST(SymbolIndex, SameAddressKeepsAddOrder) {
   SymbolIndex index;
   for (const char* name : {"_stext", "_text", "srso_alias_untrain_ret", "_stext"}) index.add({name, 0x100, 0, 'T', 0});
