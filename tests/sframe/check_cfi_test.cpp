@@ -128,6 +128,54 @@ TEST_F(Gas240, OutermostFrameIsFoundInTheObjectAsInTheLink) {
   EXPECT_EQ(obj.equal, linked.equal);
 }
 
+// A PC-mask FDE (ld's .plt) is compared with the CFI at every PC. Its size
+// and its CFI's range are the input's: both made to claim 2 GiB, the walk
+// still ends where the .plt does, with the points of the file as linked.
+TEST_F(Gas240, PcMaskFdeIsWalkedNoFurtherThanItsSection) {
+  const auto c = dir_ / "m.c", exe = dir_ / "m";
+  std::ofstream(c) << "#include <stdio.h>\nint main(int n, char **v) { puts(v[0]); printf(\"%d\\n\", n); return 0; }\n";
+  ELFMETA_REQUIRE_INSTALLED(run("gcc -O2 -Wa,--gsframe " + c.string() + " -o " + exe.string()) == 0,
+                            "gcc cannot link with --gsframe (packages gcc, binutils)");
+  std::vector<uint8_t> bytes = bytes_of(exe);
+  const Checked linked = check_bytes(bytes, "m");
+  ASSERT_GT(linked.points, 0u) << linked.listing;
+  auto opened = input::open_bytes("m", bytes);
+  ASSERT_TRUE(opened.artifact);
+  DiagnosticList ignored;
+  sframe::SframeFindings f("m", ignored, kNoConsumer);
+  const auto t = sframe::read_sframe(*opened.artifact, f);
+  ASSERT_TRUE(t);
+  const input::Section* plt = opened.artifact->section(".plt");
+  ASSERT_TRUE(plt);
+  size_t mask = t->fdes.size();
+  for (size_t i = 0; i < t->fdes.size(); ++i)
+    if (t->fdes[i].pc_type() == sframe::kPcMask && t->starts[i].address - plt->addr < plt->size) mask = i;
+  ASSERT_LT(mask, t->fdes.size()) << "no PC-mask FDE in .plt";
+  const uint32_t huge = 0x7fffffff;
+  std::memcpy(bytes.data() + t->section->file_offset + t->fdes[mask].at + 4, &huge, 4);  // the FDE's size
+  // The .eh_frame FDE whose pc_begin (PC-relative, 4 bytes) is .plt's: its range.
+  const input::Section* eh = opened.artifact->section(".eh_frame");
+  ASSERT_TRUE(eh);
+  bool widened = false;
+  for (uint64_t at = 0; at + 16 <= eh->size;) {
+    uint32_t length, id;
+    int32_t pc_begin;
+    std::memcpy(&length, eh->data.data() + at, 4);
+    std::memcpy(&id, eh->data.data() + at + 4, 4);
+    if (length == 0 || length == 0xffffffff) break;
+    std::memcpy(&pc_begin, eh->data.data() + at + 8, 4);
+    if (id != 0 && eh->addr + at + 8 + int64_t(pc_begin) == plt->addr) {
+      std::memcpy(bytes.data() + eh->file_offset + at + 12, &huge, 4);
+      widened = true;
+    }
+    at += 4 + uint64_t(length);
+  }
+  ASSERT_TRUE(widened) << "no .eh_frame FDE for .plt";
+  const Checked claimed = check_bytes(bytes, "m");
+  EXPECT_TRUE(claimed.check.cfi_checked) << claimed.listing;
+  EXPECT_EQ(claimed.points, linked.points) << claimed.note;
+}
+
 // gas 2.47.50 writes the outermost frame as an FRE without data words (RA
 // undefined, versions 2 erratum and 3), on the three machines: the object
 // and its link agree with their CFI at every point.

@@ -135,7 +135,10 @@ class Differential {
     if (!block) return;
     const std::vector<Fre>& fres = fres_;
     const uint64_t start = *start_of(t_, cfi_, i);
-    for (uint64_t pc = start; pc < start + d.size; ++pc) {
+    // Every PC, so no further than the code the FDE starts in: its size and
+    // the CFI's range are the input's and may both claim 4 GiB.
+    const uint64_t end = std::min<uint64_t>(start + d.size, code_end(start));
+    for (uint64_t pc = start; pc < end; ++pc) {
       const auto row = cfi_.row_at(pc);
       if (!row) return;
       const auto cfa = input::evaluate_cfa(row->cfa, pc, cfi_.registers().ra);
@@ -214,6 +217,19 @@ class Differential {
   }
 
   std::string at(uint64_t pc) const { return place(*t_.artifact, cfi_, pc); }
+
+  // The end of the code section holding `pc` in the CFI's addresses (`pc`
+  // itself when none does).
+  uint64_t code_end(uint64_t pc) const {
+    if (t_.relocatable) {
+      const auto at = cfi_.section_offset(pc);
+      const input::Section* s = at ? t_.artifact->section_at(at->first) : nullptr;
+      return s && at->second <= s->size ? pc - at->second + s->size : pc;
+    }
+    for (const auto& s : t_.artifact->sections)
+      if ((s.flags & SHF_EXECINSTR) && pc >= s.addr && pc - s.addr < s.size) return s.addr + s.size;
+    return pc;
+  }
 
   // The first difference of each kind in a function (the rest follow from it).
   bool report(const Rule& rule, size_t i, size_t k, const std::string& what) {
