@@ -39,9 +39,16 @@ void check_everything(const input::Artifact& a) {
   sframe::check_sframe(a, sframe::SframeOptions{}, sink);
 }
 
-std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type) {
+std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type, bool functions) {
   synth::ElfWriter w(type, EM_X86_64);
-  w.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x1000, 16, 0, std::vector<uint8_t>(0x1000, 0xcc)});
+  constexpr uint64_t kText = 0x1000, kFunction = 0x100;
+  std::vector<uint8_t> code(0x1000, 0xcc);
+  if (functions)
+    for (uint64_t at = 0; at < code.size(); at += kFunction) std::fill_n(code.begin() + at, kFunction / 2, 0x48);
+  const uint32_t text = w.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, kText, 16, 0, std::move(code)});
+  if (functions)
+    for (uint64_t k = 0; k < 0x1000 / kFunction; ++k)
+      w.add_symbol("f" + std::to_string(k), kText + k * kFunction, kFunction, STT_FUNC, STB_GLOBAL, text);
   uint64_t addr = 0x10000;
   for (const auto& s : sections) {
     w.add_section({s.name, SHT_PROGBITS, s.flags ? s.flags : SHF_ALLOC, addr, 8, 0, s.data});
@@ -155,7 +162,7 @@ void check_orc_input(const uint8_t* data, size_t size, DiagnosticSink& sink) {
     if (row && row->fingerprint) header.assign(row->fingerprint->begin(), row->fingerprint->end());
     sections.push_back({".orc_header", std::move(header), SHF_ALLOC});
   }
-  auto opened = input::open_bytes("fuzz", linked_elf(sections, ET_EXEC));
+  auto opened = input::open_bytes("fuzz", linked_elf(sections, ET_EXEC, true));
   if (!opened.artifact) return;
   orc::OrcOptions options;
   options.cfi = false;

@@ -22,14 +22,17 @@ namespace elfmeta::fuzz {
 // check` runs them.
 void check_everything(const input::Artifact& a);
 
-// A linked ELF file (ET_EXEC, x86-64) with one section of the given name
-// holding `data`, and a small .text; for ORC add `extra` sections.
+// A linked ELF file (ET_EXEC, x86-64) with the given sections and a small
+// .text at 0x1000 (int3). `functions`: the .text holds 16 functions of 256
+// bytes, f0 to f15 in the symtab, each 128 bytes of code (a byte no
+// decoder takes for fill) then 128 of int3, so that the ORC checks of
+// function starts and bodies have functions, code and fill to judge.
 struct SectionSpec {
   std::string name;
   std::vector<uint8_t> data;
   uint64_t flags = 0;
 };
-std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type);
+std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type, bool functions = false);
 
 // fuzz_orc's input (u16 length, .orc_unwind_ip, layout byte, .orc_unwind)
 // checked as a kernel image; and fuzz_sframe's (mode byte, section) raw or
