@@ -1,8 +1,8 @@
 // ORC-COV-007: the undefined entries inside functions, between their first
 // and their last instruction.
 #include <algorithm>
-#include <tuple>
 #include <optional>
+#include <tuple>
 
 #include "core/text.h"
 #include "orc/orc_checks.h"
