@@ -11,6 +11,7 @@
 #include "input/symbols.h"
 #include "core/diagnostic.h"
 #include "core/report.h"
+#include "fuzz/fuzz_image.h"
 #include "fuzz/orc_layout_byte.h"
 #include "orc/orc_format.h"
 #include "orc/verifier.h"
@@ -41,15 +42,17 @@ void check_everything(const input::Artifact& a) {
 
 std::vector<uint8_t> linked_elf(const std::vector<SectionSpec>& sections, uint16_t type, bool functions) {
   synth::ElfWriter w(type, EM_X86_64);
-  constexpr uint64_t kText = 0x1000, kFunction = 0x100;
-  std::vector<uint8_t> code(0x1000, 0xcc);
+  std::vector<uint8_t> code(kImageTextEnd - kImageTextStart, 0xcc);
   if (functions)
-    for (uint64_t at = 0; at < code.size(); at += kFunction) std::fill_n(code.begin() + at, kFunction / 2, 0x48);
-  const uint32_t text = w.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, kText, 16, 0, std::move(code)});
+    for (uint64_t at = 0; at < code.size(); at += kImageFunctionSize)
+      std::fill_n(code.begin() + at, kImageFunctionSize / 2, 0x48);
+  const uint32_t text =
+      w.add_section({".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, kImageTextStart, 16, 0, std::move(code)});
   if (functions)
-    for (uint64_t k = 0; k < 0x1000 / kFunction; ++k)
-      w.add_symbol("f" + std::to_string(k), kText + k * kFunction, kFunction, STT_FUNC, STB_GLOBAL, text);
-  uint64_t addr = 0x10000;
+    for (uint64_t k = 0; k < (kImageTextEnd - kImageTextStart) / kImageFunctionSize; ++k)
+      w.add_symbol("f" + std::to_string(k), kImageTextStart + k * kImageFunctionSize, kImageFunctionSize, STT_FUNC,
+                   STB_GLOBAL, text);
+  uint64_t addr = kImageSectionsStart;
   for (const auto& s : sections) {
     w.add_section({s.name, SHT_PROGBITS, s.flags ? s.flags : SHF_ALLOC, addr, 8, 0, s.data});
     addr += (s.data.size() + 0xfff) & ~uint64_t(0xfff);

@@ -23,10 +23,11 @@ namespace elfmeta::fuzz {
 void check_everything(const input::Artifact& a);
 
 // A linked ELF file (ET_EXEC, x86-64) with the given sections and a small
-// .text at 0x1000 (int3). `functions`: the .text holds 16 functions of 256
-// bytes, f0 to f15 in the symtab, each 128 bytes of code (a byte no
-// decoder takes for fill) then 128 of int3, so that the ORC checks of
-// function starts and bodies have functions, code and fill to judge.
+// .text (int3), where fuzz/fuzz_image.h says. `functions`: the .text holds
+// 16 functions of 256 bytes, f0 to f15 in the symtab, each 128 bytes of
+// code (a byte no decoder takes for fill) then 128 of int3, so that the ORC
+// checks of function starts and bodies have functions, code and fill to
+// judge.
 struct SectionSpec {
   std::string name;
   std::vector<uint8_t> data;

@@ -119,7 +119,7 @@ class OrcMutator {
   // A terminator, an end-of-stack or a call frame at a new address.
   bool insert_row() {
     const size_t i = pick(rng_, rows() + 1);
-    const uint64_t at = rows() ? o_.addresses[std::min(i, rows() - 1)] + pick(rng_, 17) : kOrcTextStart;
+    const uint64_t at = rows() ? o_.addresses[std::min(i, rows() - 1)] + pick(rng_, 17) : kImageTextStart;
     const orc::Entry e = pick_of(rng_, {orc::terminator(), orc::end_of_stack(), orc::call_frame(8), orc::call_frame(16)});
     o_.addresses.insert(o_.addresses.begin() + static_cast<ptrdiff_t>(i), at);
     o_.entries.insert(o_.entries.begin() + static_cast<ptrdiff_t>(i), orc::encode(e, o_.layout()));
@@ -159,15 +159,15 @@ class OrcMutator {
     if (o_.addresses.empty()) return false;
     const size_t i = pick(rng_, o_.addresses.size());
     uint64_t& a = o_.addresses[i];
-    const uint64_t prev = i ? o_.addresses[i - 1] : kOrcTextStart;
-    const uint64_t next = i + 1 < o_.addresses.size() ? o_.addresses[i + 1] : kOrcTextEnd;
+    const uint64_t prev = i ? o_.addresses[i - 1] : kImageTextStart;
+    const uint64_t next = i + 1 < o_.addresses.size() ? o_.addresses[i + 1] : kImageTextEnd;
     switch (pick(rng_, 8)) {
       case 0: a = prev; break;
       case 1: a = next; break;
       case 2: a = prev - 1 - pick(rng_, 16); break;
-      case 3: a = pick_of(rng_, {uint64_t(0), kOrcTextStart - 1, kOrcTextEnd, kOrcTextEnd + 1, kOrcIpAddress}); break;
+      case 3: a = pick_of(rng_, {uint64_t(0), kImageTextStart - 1, kImageTextEnd, kImageTextEnd + 1, kOrcIpAddress}); break;
       case 4: a = slot_address(i) + pick_of(rng_, {uint64_t(0x7fffffff), uint64_t(-0x80000000ll)}); break;
-      case 5: a = kOrcTextEnd - 1; break;
+      case 5: a = kImageTextEnd - 1; break;
       default: a += chance(rng_, 2) ? 1 : uint64_t(-1);
     }
     return true;

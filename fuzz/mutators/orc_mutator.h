@@ -9,14 +9,13 @@
 #include <span>
 #include <vector>
 
+#include "fuzz/fuzz_image.h"
 #include "fuzz/mutators/mutate_input.h"
 
 namespace elfmeta::fuzz {
 
-// Where fuzz_orc's image puts .orc_unwind_ip and its text (fuzz::linked_elf):
-// the mutator works on absolute addresses so that moving a row keeps what
-// its self-relative slot points at.
-inline constexpr uint64_t kOrcIpAddress = 0x10000, kOrcTextStart = 0x1000, kOrcTextEnd = 0x2000;
+// fuzz_orc's image has .orc_unwind_ip first (fuzz/fuzz_image.h).
+inline constexpr uint64_t kOrcIpAddress = kImageSectionsStart;
 
 std::optional<std::vector<uint8_t>> mutate_orc(std::span<const uint8_t> input, Rng& rng);
 // Rows of `b` spliced into `a` at a random point.
