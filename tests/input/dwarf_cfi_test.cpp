@@ -1,7 +1,8 @@
 // input::DwarfCfi on objects: each .eh_frame FDE's pc_begin relocated into
 // a layout of the object's code sections (one place per section), looked
-// up by (section, offset); linked files keep their own addresses. Real
-// objects of gas 2.47.50 (tests/sframe/data/binutils-2.47.50).
+// up by (section, offset); linked files keep their own addresses; CFI in
+// .debug_frame alone is read too, in objects and links. Real objects of
+// gas 2.47.50 (tests/sframe/data/binutils-2.47.50).
 #include "input/dwarf_cfi.h"
 
 #include <gtest/gtest.h>
@@ -10,8 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 
 #include "input/artifact.h"
+#include "input/symbols.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -122,6 +126,100 @@ TEST(DwarfCfiObject, FdesWithoutTheirRelocationCoverNothing) {
   EXPECT_EQ(cfi->unresolved_fdes(), 3u);
   const input::Section* text = mutated.artifact->section(".text");
   for (uint64_t offset = 0; offset < text->size; offset += 4) EXPECT_FALSE(cfi->row_at(*cfi->address_of(text->index, offset)));
+}
+
+// Every function of frames.c (tests/sframe/corpus), in a file whose CFI for
+// them is in .debug_frame alone, has a row from its first byte, with the
+// machine's CFA at a call (x86-64 rsp+8, AArch64 sp+0, s390x r15+160).
+// Returns how many of them were found.
+size_t expect_rows_at_functions(const input::Artifact& a, const input::DwarfCfi& cfi, const std::string& machine) {
+  const std::map<std::string, std::pair<int, int64_t>> at_call{{"x86_64", {7, 8}}, {"aarch64", {31, 0}}, {"s390x", {15, 160}}};
+  const std::set<std::string> frames_c{"leaf", "with_alloca", "with_vla", "realigned", "branchy"};
+  const auto symbols = input::read_symtab(a, input::SymtabFilter::Functions);
+  EXPECT_TRUE(symbols) << a.name;
+  size_t functions = 0;
+  for (const auto& sym : symbols ? symbols->symbols : std::vector<input::SymtabSymbol>{}) {
+    if (sym.size == 0 || !frames_c.contains(std::string(symbols->name(sym)))) continue;
+    const auto at = cfi.address_of(sym.section, sym.address);
+    EXPECT_TRUE(at) << a.name << " " << std::string(symbols->name(sym));
+    if (!at) continue;
+    const auto row = cfi.row_at(*at);
+    EXPECT_TRUE(row) << a.name << " " << std::string(symbols->name(sym));
+    if (!row) continue;
+    ++functions;
+    EXPECT_EQ(row->start, *at) << a.name << " " << std::string(symbols->name(sym));
+    EXPECT_EQ(std::pair(row->cfa.reg, row->cfa.offset), at_call.at(machine)) << a.name << " " << std::string(symbols->name(sym));
+  }
+  return functions;
+}
+
+// gcc -fno-asynchronous-unwind-tables -fno-unwind-tables -g: the CFI is in
+// .debug_frame, whose FDEs name their CIE by a section offset and their
+// code by an absolute address, both relocated in an object (R_X86_64_32 and
+// R_X86_64_64 on x86-64, the ABS32/ABS64 of AArch64, R_390_32/64): each
+// function's row is where its symbol is, on all three machines.
+TEST(DwarfCfiObject, DebugFrameIsRelocated) {
+  for (const std::string machine : {"x86_64", "aarch64", "s390x"}) {
+    const auto a = open_file("frames-debug-frame-" + machine + ".o");
+    ASSERT_TRUE(a);
+    ASSERT_FALSE(a->section(".eh_frame")) << machine;
+    const auto cfi = input::DwarfCfi::open(*a);
+    ASSERT_TRUE(cfi) << machine;
+    EXPECT_EQ(cfi->sections(), ".debug_frame");
+    EXPECT_TRUE(cfi->has_debug_frame());
+    EXPECT_EQ(cfi->unresolved_fdes(), 0u) << machine;
+    EXPECT_EQ(expect_rows_at_functions(*a, *cfi, machine), 5u) << machine;
+  }
+}
+
+// The CIE pointer is the relocation's (RELA: the field holds 0): garbage in
+// the field changes nothing; a relocation naming no CIE leaves the file
+// unread, not half read.
+TEST(DwarfCfiObject, DebugFrameCiePointerIsTheRelocations) {
+  std::ifstream in(kData / "frames-debug-frame-x86_64.o", std::ios::binary);
+  const std::vector<uint8_t> clean{std::istreambuf_iterator<char>(in), {}};
+  auto first = input::open_bytes("t.o", clean);
+  ASSERT_TRUE(first.artifact);
+  const input::Section* frames = first.artifact->section(".debug_frame");
+  const input::Section* rela = first.artifact->section(".rela.debug_frame");
+  ASSERT_TRUE(frames && rela);
+  // The first FDE follows a 0x18-byte CIE: its CIE pointer at 0x1c, relocated
+  // by the first entry (R_X86_64_32, 10, against .debug_frame + 0).
+  uint64_t r_offset, info;
+  std::memcpy(&r_offset, clean.data() + rela->file_offset, 8);
+  std::memcpy(&info, clean.data() + rela->file_offset + 8, 8);
+  ASSERT_EQ(r_offset, 0x1cu);
+  ASSERT_EQ(info & 0xffffffff, 10u);
+
+  auto garbage = clean;
+  const uint32_t junk = 0x12345;
+  std::memcpy(garbage.data() + frames->file_offset + 0x1c, &junk, 4);
+  auto opened = input::open_bytes("t.o", garbage);
+  ASSERT_TRUE(opened.artifact);
+  const auto cfi = input::DwarfCfi::open(*opened.artifact);
+  ASSERT_TRUE(cfi);
+  EXPECT_EQ(expect_rows_at_functions(*opened.artifact, *cfi, "x86_64"), 5u);
+
+  auto elsewhere = clean;
+  const int64_t addend = 4;  // inside the CIE, not at one
+  std::memcpy(elsewhere.data() + rela->file_offset + 16, &addend, 8);
+  auto moved = input::open_bytes("t.o", elsewhere);
+  ASSERT_TRUE(moved.artifact);
+  EXPECT_FALSE(input::DwarfCfi::open(*moved.artifact));
+}
+
+// A link of the same code: .eh_frame holds the crt files' terminator only,
+// the functions' CFI is in .debug_frame; both are read.
+TEST(DwarfCfiLinked, DebugFrameBesideAnEmptyEhFrame) {
+  for (const std::string machine : {"x86_64", "aarch64", "s390x"}) {
+    const auto a = open_file("libframes-debug-frame-" + machine + ".so");
+    ASSERT_TRUE(a);
+    const auto cfi = input::DwarfCfi::open(*a);
+    ASSERT_TRUE(cfi) << machine;
+    EXPECT_EQ(cfi->sections(), ".eh_frame and .debug_frame") << machine;
+    EXPECT_FALSE(cfi->relocatable());
+    EXPECT_EQ(expect_rows_at_functions(*a, *cfi, machine), 5u) << machine;
+  }
 }
 
 }  // namespace

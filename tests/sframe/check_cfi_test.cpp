@@ -17,6 +17,7 @@
 #include "core/diagnostic.h"
 #include "input/artifact.h"
 #include "sframe/fre_state.h"
+#include "input/symbols.h"
 #include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
 #include "tests/support/require.h"
@@ -209,6 +210,134 @@ TEST(Gas247, OutermostFrameAgreesWithTheCfiInObjectsAndLinks) {
   }
 }
 
+// Code built with -fno-asynchronous-unwind-tables -fno-unwind-tables -g
+// has its CFI in .debug_frame alone, and gas makes SFrame from it: the
+// objects are compared through .rela.debug_frame, the links (whose
+// .eh_frame is an empty terminator) through .debug_frame, and agree at
+// every point on the three machines. Before .debug_frame was read, the
+// objects were not compared and each link's FDEs were all "without CFI"
+// (SFRAME-ELF-007). ld makes x86-64 PLT FDEs but no CFI for them: counted.
+TEST(Gas247, DebugFrameOnlyCodeAgreesWithItsCfi) {
+  for (const std::string machine : {"x86_64", "aarch64", "s390x"}) {
+    const Checked obj = check_file(kData / ("frames-debug-frame-" + machine + ".o"));
+    const Checked linked = check_file(kData / ("libframes-debug-frame-" + machine + ".so"));
+    EXPECT_TRUE(obj.rules.empty()) << machine << ":\n" << obj.listing;
+    for (const auto& [rule, count] : linked.rules)  // known ld defects and a layout note
+      EXPECT_TRUE(rule == "SFRAME-ELF-002" || rule == "SFRAME-ELF-009" || rule == "SFRAME-FDE-012")
+          << machine << ":\n" << linked.listing;
+    EXPECT_TRUE(obj.check.cfi_checked && linked.check.cfi_checked) << machine;
+    EXPECT_NE(obj.note.find("(section, offset) against .debug_frame relocated"), std::string::npos) << obj.note;
+    EXPECT_NE(linked.note.find("CFI of .eh_frame and .debug_frame"), std::string::npos) << linked.note;
+    EXPECT_GT(obj.points, 20u) << machine;
+    EXPECT_EQ(obj.points, obj.equal) << obj.note;
+    EXPECT_EQ(obj.points, linked.points) << obj.note << "\n" << linked.note;
+    EXPECT_EQ(linked.points, linked.equal) << linked.note;
+    // ld's x86-64 .plt FDE: no CFI covers it.
+    EXPECT_EQ(linked.note.find("FDEs not compared: no DWARF CFI covers their code") != std::string::npos,
+              machine == "x86_64")
+        << linked.note;
+  }
+}
+
+// libframes-debug-frame-x86_64.so with its .debug_frame section renamed (as
+// good as `strip -g`, which takes it): every FDE but the .plt's mask is over
+// code no CFI covers, which is missing context: counted, not compared, no
+// finding (before: SFRAME-ELF-007 "no DWARF CFI inside the FDE" on each).
+TEST(Gas247, FdesOverCodeWithoutCfiAreCountedNotReported) {
+  auto bytes = bytes_of(kData / "libframes-debug-frame-x86_64.so");
+  const Place names = section_place(bytes, ".shstrtab");
+  const std::string from = ".debug_frame";
+  auto at = std::search(bytes.begin() + names.offset, bytes.begin() + names.offset + names.size, from.begin(), from.end());
+  ASSERT_NE(at, bytes.begin() + names.offset + names.size);
+  at[from.size() - 1] = 'X';
+  const Checked r = check_bytes(bytes, "stripped.so");
+  EXPECT_EQ(r.rules.count("SFRAME-ELF-007"), 0u) << r.listing;
+  EXPECT_TRUE(r.check.cfi_checked);
+  EXPECT_EQ(r.points, 0u) << r.note;
+  EXPECT_EQ(r.check.fdes, 12u);
+  // The two PC-mask FDEs (.plt, .plt.got) are walked apart, the rest counted.
+  EXPECT_NE(r.note.find("10 of 12 FDEs not compared: no DWARF CFI covers their code"), std::string::npos) << r.note;
+}
+
+// An object whose only CFI section is gone: the comparison did not run,
+// and a note says so (before: nothing was said).
+TEST(ObjectCfi, WithoutAnyCfiTheComparisonIsNotRunAndSaysSo) {
+  auto bytes = bytes_of(kData / "frames-debug-frame-x86_64.o");
+  const Place names = section_place(bytes, ".shstrtab");
+  const std::string from = ".debug_frame";
+  auto at = std::search(bytes.begin() + names.offset, bytes.begin() + names.offset + names.size, from.begin(), from.end());
+  ASSERT_NE(at, bytes.begin() + names.offset + names.size);
+  at[from.size() - 1] = 'X';
+  const Checked r = check_bytes(bytes);
+  EXPECT_FALSE(r.check.cfi_checked);
+  EXPECT_TRUE(r.rules.empty()) << r.listing;
+  EXPECT_NE(r.listing.find("SFRAME-CFI-* and SFRAME-ELF-007 not checked: the file has no .eh_frame or .debug_frame to "
+                           "read"),
+            std::string::npos)
+      << r.listing;
+}
+
+// CFI that ends inside an FDE is a disagreement, not missing context:
+// with_alloca's .debug_frame FDE cut to 16 bytes, SFRAME-ELF-007 names an
+// address past it inside the function (libdw's last row of the cut FDE
+// ends where its next advance would, not at the range's end: the walk
+// looks next there).
+TEST(Gas247, CfiEndingInsideAnFdeIsReported) {
+  auto bytes = bytes_of(kData / "libframes-debug-frame-x86_64.so");
+  auto opened = input::open_bytes("t.so", bytes);
+  ASSERT_TRUE(opened.artifact);
+  const auto symbols = input::read_symtab(*opened.artifact, input::SymtabFilter::Functions);
+  ASSERT_TRUE(symbols);
+  uint64_t function = 0, size = 0;
+  for (const auto& sym : symbols->symbols)
+    if (std::string(symbols->name(sym)) == "with_alloca") function = sym.address, size = sym.size;
+  ASSERT_NE(function, 0u);
+  // .debug_frame records: u32 length, u32 CIE pointer (all ones: a CIE),
+  // then an FDE's u64 pc_begin and u64 pc_range.
+  const Place frames = section_place(bytes, ".debug_frame");
+  bool cut = false;
+  for (uint64_t k = 0; k + 24 <= frames.size && !cut;) {
+    uint32_t length, id;
+    uint64_t begin;
+    std::memcpy(&length, bytes.data() + frames.offset + k, 4);
+    std::memcpy(&id, bytes.data() + frames.offset + k + 4, 4);
+    std::memcpy(&begin, bytes.data() + frames.offset + k + 8, 8);
+    if (id != 0xffffffff && begin == function) {
+      const uint64_t range = 16;
+      std::memcpy(bytes.data() + frames.offset + k + 16, &range, 8);
+      cut = true;
+    }
+    k += 4 + uint64_t(length);
+  }
+  ASSERT_TRUE(cut);
+  const Checked r = check_bytes(bytes, "cut.so");
+  EXPECT_EQ(r.rules.count("SFRAME-ELF-007"), 1u) << r.listing;
+  const size_t found = r.listing.find("no DWARF CFI at 0x");
+  ASSERT_NE(found, std::string::npos) << r.listing;
+  const uint64_t at = std::stoull(r.listing.substr(found + 16), nullptr, 16);
+  EXPECT_GE(at, function + 16) << r.listing;
+  EXPECT_LT(at, function + size) << r.listing;
+  EXPECT_NE(r.listing.find(" inside the FDE [SFRAME-ELF-007]", found), std::string::npos) << r.listing;
+}
+
+// The same with this machine's gcc and gas 2.40 (SFrame version 1).
+TEST_F(Gas240, DebugFrameOnlyCodeIsCompared) {
+  const auto o = dir_ / "frames.o", so = dir_ / "libframes.so";
+  const std::string flags = "-O2 -g1 -fno-asynchronous-unwind-tables -fPIC -Wa,--gsframe ";
+  ELFMETA_REQUIRE_INSTALLED(run("gcc " + flags + "-c " + (kCorpus / "frames.c").string() + " -o " + o.string()) == 0 &&
+                                run("gcc " + flags + "-shared " + (kCorpus / "frames.c").string() + " -o " + so.string()) == 0,
+                            "gcc cannot build with --gsframe (packages gcc, binutils)");
+  const Checked obj = check_file(o), linked = check_file(so);
+  EXPECT_EQ(obj.check.version, 1);
+  EXPECT_TRUE(obj.rules.empty()) << obj.listing;
+  EXPECT_EQ(linked.rules.count("SFRAME-ELF-007"), 0u) << linked.listing;
+  EXPECT_TRUE(obj.check.cfi_checked && linked.check.cfi_checked);
+  EXPECT_GT(obj.points, 20u);
+  EXPECT_EQ(obj.points, obj.equal) << obj.note;
+  EXPECT_GE(linked.points, obj.points) << linked.note;
+  EXPECT_EQ(linked.points, linked.equal) << linked.note;
+}
+
 // A clean object with two code sections (.text, .text.unlikely): no
 // finding, and the note says the comparison ran, on every point.
 TEST(ObjectCfi, CleanObjectIsComparedAndCounted) {
@@ -322,11 +451,13 @@ TEST(ObjectCfi, UnknownAugmentationLeavesTheComparisonNotRun) {
   EXPECT_FALSE(r.check.cfi_checked);
   EXPECT_TRUE(r.note.empty()) << r.note;
   EXPECT_TRUE(r.rules.empty()) << r.listing;
+  EXPECT_NE(r.listing.find("not checked: .eh_frame has a record whose relocations cannot be applied"), std::string::npos)
+      << r.listing;
 }
 
-// Every byte of an object's .eh_frame and .rela.eh_frame set to 0, 0xff
-// and flipped: the check ends, whatever it finds (ASan/UBSan builds watch
-// the bounds).
+// Every byte of an object's .eh_frame and .rela.eh_frame (and of another's
+// .debug_frame and .rela.debug_frame) set to 0, 0xff and flipped: the
+// check ends, whatever it finds (ASan/UBSan builds watch the bounds).
 TEST(ObjectCfi, MutatedEhFrameAndRelocationsAreSafe) {
   const auto clean = bytes_of(kData / "outermost-s390x.o");  // big-endian
   size_t ran = 0;
@@ -342,6 +473,23 @@ TEST(ObjectCfi, MutatedEhFrameAndRelocationsAreSafe) {
       }
   }
   EXPECT_GT(ran, 300u);
+}
+
+TEST(ObjectCfi, MutatedDebugFrameAndRelocationsAreSafe) {
+  const auto clean = bytes_of(kData / "frames-debug-frame-s390x.o");  // big-endian
+  size_t ran = 0;
+  for (const char* name : {".debug_frame", ".rela.debug_frame"}) {
+    const Place p = section_place(clean, name);
+    ASSERT_GT(p.size, 0u) << name;
+    for (uint64_t k = 0; k < p.size; ++k)
+      for (const int how : {0, 1, 2}) {
+        auto bytes = clean;
+        uint8_t& b = bytes[p.offset + k];
+        b = how == 0 ? 0 : how == 1 ? 0xff : b ^ 0x80;
+        ran += check_bytes(std::move(bytes)).check.present;
+      }
+  }
+  EXPECT_GT(ran, 1000u);
 }
 
 }  // namespace

@@ -103,11 +103,11 @@ std::optional<uint64_t> skip_leb(const ByteReader& r, uint64_t at, uint64_t end)
 // The FDE pointer encoding of the CIE at `at` ('R' in its augmentation;
 // absptr without one); nullopt when the CIE cannot be read or has an
 // augmentation letter this reader does not know before 'R'.
-std::optional<uint8_t> fde_encoding(const ByteReader& r, uint64_t at, bool elf64) {
+std::optional<uint8_t> fde_encoding(const ByteReader& r, uint64_t at, bool elf64, uint32_t cie_id) {
   const auto length = r.u32(at);
   if (!length || *length == 0 || *length == 0xffffffff) return std::nullopt;  // gas writes 32-bit lengths
   const uint64_t end = at + 4 + *length;
-  if (end > r.size() || *length < 5 || *r.u32(at + 4) != 0) return std::nullopt;
+  if (end > r.size() || *length < 5 || *r.u32(at + 4) != cie_id) return std::nullopt;
   const uint8_t version = *r.u8(at + 8);
   uint64_t p = at + 9;
   std::string_view aug;
@@ -118,6 +118,7 @@ std::optional<uint8_t> fde_encoding(const ByteReader& r, uint64_t at, bool elf64
     p += s->size() + 1;
   }
   if (aug.find("eh") != std::string_view::npos) p += elf64 ? 8 : 4;
+  if (version == 4) p += 2;  // address_size, segment_selector_size (.debug_frame of DWARF 4 and 5)
   for (int field = 0; field < 2; ++field)  // code and data alignment factors
     if (const auto next = skip_leb(r, p, end)) p = *next; else return std::nullopt;
   if (version == 1) {
@@ -182,20 +183,13 @@ void put(uint8_t* at, uint64_t value, uint32_t size, Endian endian) {
 
 }  // namespace
 
-// Places the object's code sections, then walks .eh_frame's records (each
-// at least 8 bytes: the walk ends) and writes every FDE's pc_begin: its
-// relocation's target in that layout, or, when it does not resolve, the
-// FDE's own field with a pc_range of 0 (it covers nothing; libdw never
-// finds an empty FDE). False when a record cannot be relocated at all.
-bool DwarfCfi::relocate(const Artifact& a) {
-  const Section* eh = a.section(".eh_frame");
-  if (!eh || eh->type == SHT_NOBITS || eh->file_offset > image_.size() || eh->size > image_.size() - eh->file_offset)
-    return false;
-  // Above .eh_frame, page-aligned with a page between sections (an FDE that
-  // overruns its section by less than that finds no other code), as long as
-  // a 32-bit PC-relative field reaches (beyond, sections stay unplaced).
+// Places the object's code sections, page-aligned with a page between
+// them (an FDE that overruns its section by less than that finds no other
+// code), above the CFI sections' own addresses and as long as a 32-bit
+// PC-relative field reaches (beyond, sections stay unplaced).
+void DwarfCfi::place_code_sections(const Artifact& a, uint64_t above) {
   constexpr uint64_t kPage = 4096, kReach = uint64_t(1) << 31;
-  uint64_t next = ((eh->addr + eh->size) / kPage + 2) * kPage;
+  uint64_t next = (above / kPage + 2) * kPage;
   for (const Section& s : a.sections) {
     if (!(s.flags & SHF_EXECINSTR) || s.size > kReach || next > kReach) continue;
     placed_.push_back({s.index, next, s.size});
@@ -204,55 +198,89 @@ bool DwarfCfi::relocate(const Artifact& a) {
   std::sort(placed_.begin(), placed_.end(), [](const Placed& x, const Placed& y) { return x.base < y.base; });
   for (size_t k = 0; k < placed_.size(); ++k) by_section_.emplace_back(placed_[k].section, k);
   std::sort(by_section_.begin(), by_section_.end());
+}
 
+// Walks the records of `frames` (.eh_frame or .debug_frame; each record at
+// least 8 bytes: the walk ends) and writes every FDE's pc_begin: its
+// relocation's target in the layout of place_code_sections, or, when it
+// does not resolve, the FDE's own field with a pc_range of 0 (it covers
+// nothing; libdw never finds an empty FDE). In .debug_frame an FDE names
+// its CIE by an offset in the section, itself relocated (against the
+// section's symbol): that is written too. False when a record cannot be
+// relocated at all.
+bool DwarfCfi::relocate(const Artifact& a, const Section& frames, FrameSection kind) {
+  const bool eh = kind == FrameSection::kEh;
+  // The CIE id: 0 in .eh_frame, all ones in 32-bit .debug_frame.
+  const uint32_t cie_id = eh ? 0 : 0xffffffff;
   struct Target {
     Relocation r;
     const Section* symtab;
     bool twice = false;
   };
   std::map<uint64_t, Target> at_offset;
-  for (const auto& set : relocations_for(a, *eh)) {
+  for (const auto& set : relocations_for(a, frames)) {
     if (!set.is_rela) continue;  // REL: no object of the three machines has one
     for (const auto& r : set.relocations) {
       const auto [it, added] = at_offset.emplace(r.offset, Target{r, set.symtab});
       if (!added) it->second.twice = true;
     }
   }
-  const auto resolve = [&](uint64_t field, bool pcrel, uint32_t size) -> std::optional<uint64_t> {
+  // The symbol and addend of the relocation at `field`, when it has one of
+  // the type a field of `size` bytes takes.
+  const auto target_of = [&](uint64_t field, bool pcrel,
+                             uint32_t size) -> std::optional<std::pair<ElfSymbolRef, int64_t>> {
     const auto it = at_offset.find(field);
     if (it == at_offset.end() || it->second.twice || !it->second.symtab ||
         !pc_begin_type(a.machine, pcrel, size, it->second.r.type))
       return std::nullopt;
     const auto sym = elf_symbol(a, *it->second.symtab, it->second.r.symbol);
     if (!sym) return std::nullopt;
-    const uint64_t offset = sym->value + static_cast<uint64_t>(it->second.r.addend);
-    return address_of(sym->section, offset);
+    return std::pair{*sym, it->second.r.addend};
+  };
+  const auto resolve = [&](uint64_t field, bool pcrel, uint32_t size) -> std::optional<uint64_t> {
+    const auto t = target_of(field, pcrel, size);
+    if (!t) return std::nullopt;
+    return address_of(t->first.section, t->first.value + static_cast<uint64_t>(t->second));
   };
 
-  const ByteReader r(std::span<const uint8_t>(image_.data() + eh->file_offset, eh->size), a.endian);
-  uint8_t* bytes = image_.data() + eh->file_offset;
+  const ByteReader r(std::span<const uint8_t>(image_.data() + frames.file_offset, frames.size), a.endian);
+  uint8_t* bytes = image_.data() + frames.file_offset;
   std::map<uint64_t, std::optional<uint8_t>> cies;  // encoding by CIE offset
   for (uint64_t at = 0; r.contains(at, 8);) {
     const uint32_t length = *r.u32(at);
-    if (length == 0) break;  // the terminator
+    if (length == 0 && eh) break;  // the terminator
     if (length == 0xffffffff || length < 4 || length > r.size() - at - 4) return false;
     const uint64_t end = at + 4 + length;
-    const uint32_t id = *r.u32(at + 4);
-    if (id == 0) {
+    uint32_t id = *r.u32(at + 4);
+    if (id == cie_id && (eh || !at_offset.contains(at + 4))) {
       at = end;
       continue;
     }
-    if (id > at + 4) return false;
-    const uint64_t cie = at + 4 - id;
+    uint64_t cie = 0;
+    if (eh) {
+      if (id > at + 4) return false;
+      cie = at + 4 - id;
+    } else {
+      // The CIE pointer's relocation, when it has one, is against the
+      // section itself.
+      if (at_offset.contains(at + 4)) {
+        const auto t = target_of(at + 4, false, 4);
+        if (!t || t->first.section != frames.index) return false;
+        id = static_cast<uint32_t>(t->first.value + static_cast<uint64_t>(t->second));
+        put(bytes + at + 4, id, 4, a.endian);
+      }
+      if (id >= r.size() || id == at) return false;
+      cie = id;
+    }
     auto found = cies.find(cie);
-    if (found == cies.end()) found = cies.emplace(cie, fde_encoding(r, cie, a.elf64)).first;
+    if (found == cies.end()) found = cies.emplace(cie, fde_encoding(r, cie, a.elf64, cie_id)).first;
     if (!found->second) return false;
     const uint8_t encoding = *found->second;
     const uint32_t size = pc_begin_size(encoding, a.elf64);
     const uint64_t field = at + 8;
     if (!size || field + 2 * uint64_t(size) > end) return false;
     const bool pcrel = (encoding & 0x70) == kPcrel, is_signed = (encoding & kSigned) != 0;
-    const uint64_t field_address = eh->addr + field;
+    const uint64_t field_address = frames.addr + field;
     const auto target = resolve(field, pcrel, size);
     const int64_t value = target ? static_cast<int64_t>(*target - (pcrel ? field_address : 0)) : 0;
     if (target && fits(value, size, is_signed)) {
@@ -297,36 +325,97 @@ std::optional<CfiRegisters> cfi_registers(uint16_t machine) {
   }
 }
 
-std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a) {
-  if (a.kind != ArtifactKind::Elf) return nullptr;
-  // libdw reads an object's .eh_frame only (its .debug_frame would need
-  // its own relocations).
-  const bool object = a.elf_type == ET_REL;
-  if (!a.section(".eh_frame") && (object || !a.section(".debug_frame"))) return nullptr;
+namespace {
+
+// A CFI section whose bytes this reader can see (not SHT_NOBITS, as in a
+// separate debug file, and inside the file); an object's also not
+// compressed, for its relocations apply to the bytes in the file.
+const Section* frame_section(const Artifact& a, const char* name, size_t file_size) {
+  const Section* s = a.section(name);
+  if (!s || s->type == SHT_NOBITS || s->file_offset > file_size || s->size > file_size - s->file_offset) return nullptr;
+  if (a.elf_type == ET_REL && (s->flags & SHF_COMPRESSED)) return nullptr;
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a, std::string* why) {
+  std::string ignored;
+  std::string& reason = why ? *why : ignored;
+  if (a.kind != ArtifactKind::Elf) {
+    reason = "not an ELF file";
+    return nullptr;
+  }
+  const Section* eh = frame_section(a, ".eh_frame", a.content.size());
+  const Section* debug = frame_section(a, ".debug_frame", a.content.size());
+  if (!eh && !debug) {
+    reason = "the file has no .eh_frame or .debug_frame to read";
+    return nullptr;
+  }
   const auto regs = cfi_registers(a.machine);
-  if (!regs) return nullptr;
+  if (!regs) {
+    reason = "its machine's CFI registers are not known";
+    return nullptr;
+  }
   std::unique_ptr<DwarfCfi> c(new DwarfCfi);
   c->regs_ = *regs;
   c->image_.assign(a.content.begin(), a.content.end());
-  c->relocatable_ = object;
-  if (object && !c->relocate(a)) return nullptr;
+  c->relocatable_ = a.elf_type == ET_REL;
+  if (c->relocatable_) {
+    c->place_code_sections(a, eh ? eh->addr + eh->size : 0);
+    for (const auto& [s, kind] : {std::pair{eh, FrameSection::kEh}, std::pair{debug, FrameSection::kDebug}}) {
+      if (s && !c->relocate(a, *s, kind)) {
+        reason = s->name + " has a record whose relocations cannot be applied";
+        return nullptr;
+      }
+    }
+  }
   Elf* elf = elf_memory(reinterpret_cast<char*>(c->image_.data()), c->image_.size());
-  if (!elf) return nullptr;
+  if (!elf) {
+    reason = "libelf cannot read the file";
+    return nullptr;
+  }
   c->elf_ = elf;
-  Dwarf_CFI* cfi = dwarf_getcfi_elf(elf);
-  if (!cfi) return nullptr;  // the destructor ends elf
-  c->cfi_ = cfi;
+  // Each section that is there must be read: CFI half read would make
+  // functions whose CFI is in the other half look as if they had none.
+  if (eh) {
+    c->eh_cfi_ = dwarf_getcfi_elf(elf);
+    if (!c->eh_cfi_) {  // the destructor ends elf
+      reason = "libdw cannot read .eh_frame";
+      return nullptr;
+    }
+  }
+  if (debug) {
+    Dwarf* dwarf = dwarf_begin_elf(elf, DWARF_C_READ, nullptr);
+    c->dwarf_ = dwarf;
+    c->debug_cfi_ = dwarf ? dwarf_getcfi(dwarf) : nullptr;  // the Dwarf's: dwarf_end frees it
+    if (!c->debug_cfi_) {
+      reason = "libdw cannot read .debug_frame";
+      return nullptr;
+    }
+  }
   return c;
 }
 
 DwarfCfi::~DwarfCfi() {
-  if (cfi_) dwarf_cfi_end(static_cast<Dwarf_CFI*>(cfi_));
+  if (eh_cfi_) dwarf_cfi_end(static_cast<Dwarf_CFI*>(eh_cfi_));
+  if (dwarf_) dwarf_end(static_cast<Dwarf*>(dwarf_));
   if (elf_) elf_end(static_cast<Elf*>(elf_));
 }
 
+std::string DwarfCfi::sections() const {
+  if (eh_cfi_ && debug_cfi_) return ".eh_frame and .debug_frame";
+  return debug_cfi_ ? ".debug_frame" : ".eh_frame";
+}
+
+// .eh_frame first: where both cover an address, it is what an unwinder
+// reads at run time.
 std::optional<CfiRow> DwarfCfi::row_at(uint64_t pc) const {
   Dwarf_Frame* frame = nullptr;
-  if (dwarf_cfi_addrframe(static_cast<Dwarf_CFI*>(cfi_), pc, &frame) != 0) return std::nullopt;
+  if (!eh_cfi_ || dwarf_cfi_addrframe(static_cast<Dwarf_CFI*>(eh_cfi_), pc, &frame) != 0) {
+    frame = nullptr;
+    if (!debug_cfi_ || dwarf_cfi_addrframe(static_cast<Dwarf_CFI*>(debug_cfi_), pc, &frame) != 0) return std::nullopt;
+  }
   CfiRow row;
   Dwarf_Addr start = 0, end = 0;
   dwarf_frame_info(frame, &start, &end, &row.signal);

@@ -53,6 +53,10 @@ bool cfi_loads_cfa_from(const input::CfaRule& cfa, uint32_t reg, int64_t offset)
 struct Counts {
   size_t points = 0, equal = 0, expressions = 0, without_cfi = 0, not_compared = 0, unaligned = 0;
   size_t unplaced = 0;  // objects: FDEs whose start is in no code section the CFI has placed
+  // FDEs over code no CFI covers at any of their rows: the CFI was stripped
+  // (strip -g takes .debug_frame) or never written (ld's PLT FDEs in a link
+  // of code built with -fno-asynchronous-unwind-tables, ld 2.47.50 seen).
+  size_t fdes_without_cfi = 0;
 };
 
 // Where FDE i starts in the CFI's addresses: its own address when linked;
@@ -107,6 +111,12 @@ class Differential {
       const auto row = cfi_.row_at(pc);
       if (!row) {
         ++n_.without_cfi;
+        // No CFI anywhere in the FDE is missing context, not a
+        // disagreement: counted, not compared.
+        if (pc == start && !cfi_at_a_row(start)) {
+          ++n_.fdes_without_cfi;
+          return;
+        }
         // An object's FDE whose pc_begin did not resolve may be this one's.
         if (!cfi_.unresolved_fdes())
           f_.at_fde(rules::ELF_007, i, d.at, "no DWARF CFI at " + at(pc) + " inside the FDE");
@@ -123,6 +133,13 @@ class Differential {
   }
 
   const Counts& counts() const { return n_; }
+
+  // Whether the CFI covers the start of any of this FDE's rows (fres_),
+  // the FDE starting at `start`: one lookup per row, however long the
+  // FDE says it is.
+  bool cfi_at_a_row(uint64_t start) const {
+    return std::any_of(fres_.begin(), fres_.end(), [&](const Fre& r) { return bool(cfi_.row_at(start + r.start)); });
+  }
 
  private:
   // SFRAME-CFI-006: a PC-mask FDE (PLT entries, FREs in fres_), every PC,
@@ -328,8 +345,12 @@ bool check_coverage(const SframeTable& t, const input::DwarfCfi& cfi, const inpu
 
 bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, SframeFindings& f) {
   if (!t.section || !t.usable) return false;
-  const auto cfi = input::DwarfCfi::open(*t.artifact);
-  if (!cfi) return false;
+  std::string why;
+  const auto cfi = input::DwarfCfi::open(*t.artifact, &why);
+  if (!cfi) {
+    f.note("SFRAME-CFI-* and SFRAME-ELF-007 not checked: " + why);
+    return false;
+  }
   Differential diff(t, *cfi, f);
   for (size_t i = 0; i < t.fdes.size(); ++i) diff.fde(i);
   const bool coverage = check_coverage(t, *cfi, symbols, f);
@@ -338,14 +359,20 @@ bool check_cfi(const SframeTable& t, const input::SymtabSymbols* symbols, Sframe
   // resolve, and so the functions without FDEs (checked only when all did).
   std::string object;
   if (t.relocatable) {
-    object = "; in the object, (section, offset) against .eh_frame relocated";
+    object = "; in the object, (section, offset) against " + cfi->sections() + " relocated";
     if (cfi->unresolved_fdes())
-      object += ", " + std::to_string(cfi->unresolved_fdes()) + " .eh_frame FDEs left out (pc_begin relocation does not resolve)";
+      object += ", " + std::to_string(cfi->unresolved_fdes()) + " " + cfi->sections() +
+                " FDEs left out (pc_begin relocation does not resolve)";
     const size_t sframe_unresolved =
         n.unplaced + size_t(std::count_if(t.starts.begin(), t.starts.end(), [](const FunctionStart& s) { return !s.resolved; }));
     if (sframe_unresolved) object += ", " + std::to_string(sframe_unresolved) + " SFrame FDEs left out (start does not resolve)";
     if (!coverage) object += ", functions without an FDE not looked for";
+  } else if (cfi->has_debug_frame()) {
+    object = "; CFI of " + cfi->sections();
   }
+  if (n.fdes_without_cfi)
+    object += "; " + std::to_string(n.fdes_without_cfi) + " of " + std::to_string(t.fdes.size()) +
+              " FDEs not compared: no DWARF CFI covers their code (stripped, or never written)";
   f.note("SFrame against DWARF CFI: " + std::to_string(n.points) + " points, " + std::to_string(n.equal) + " equal, " +
          std::to_string(n.expressions) + " with a CFA expression SFrame cannot say" +
          (n.not_compared ? ", " + std::to_string(n.not_compared) + " with a rule one side cannot compare (a DWARF expression, "

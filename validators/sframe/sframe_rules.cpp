@@ -355,11 +355,13 @@ const Rule ELF_006{"SFRAME-ELF-006", Severity::Error, kK, "FDE range outside the
                    "A generated version 2 AMD64 .sframe of three 24-byte functions in a linked file whose code "
                    "segment (PT_LOAD) lost PF_X."};
 const Rule ELF_007{"SFRAME-ELF-007", Severity::Warning, kLint, "function with DWARF CFI but no SFrame FDE",
-                   "Every function .eh_frame describes should have an FDE; gas leaves out the ones whose CFI it "
+                   "Every function the DWARF CFI describes should have an FDE; gas leaves out the ones whose CFI it "
                    "cannot represent (2.40 silently: a CFA expression, RA in a register, .cfi_remember_state "
                    "first; 2.46+ with a warning, after FLEX FDEs took over most of them), ld 2.40 wrote "
                    "none for .plt.got, and ld 2.47+ leaves out an input .sframe of the wrong type or version "
-                   "with an error message but still links.",
+                   "with an error message but still links. Also reported: DWARF CFI (.eh_frame or "
+                   ".debug_frame) that ends inside an FDE. An FDE none of whose rows has CFI (stripped with "
+                   "the .debug_frame, or ld's PLT FDEs) is counted in the comparison's note, not reported.",
                    "", "",
                    "gas_defects.s assembled by gas 2.40 --gsframe and linked with gcc -shared: functions whose RA "
                    "is in a register or whose CFI uses .cfi_remember_state, args_size or .cfi_val_offset get no "
