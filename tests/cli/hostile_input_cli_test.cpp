@@ -3,12 +3,16 @@
 // end a hang or a blow-up, and the verdicts at the edges of the input
 // classes (raw blobs are what BPF_BTF_LOAD takes; --as says what an input
 // is), each with the running kernel's own verdict where it can give one.
+#include <elf.h>
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -240,6 +244,133 @@ TEST(HostileInputCli, RunBudgetIsAnOption) {
   EXPECT_TRUE(has(r.out, "[INPUT-003]")) << r.out.substr(0, 2000);
   EXPECT_EQ(run_cli("check --max-decompressed lots " + deb).status, 2);
   EXPECT_EQ(run_cli("check --max-expansion 0 " + deb).status, 2);
+}
+
+// ------------------------------------------- compressed sections (SHF_COMPRESSED)
+
+// `source` with each of `sections` compressed in the file: its header
+// points at an Elf64_Chdr claiming `claimed` bytes, then `payload` (zlib's
+// output, or not), appended to the file. ELF64 little-endian only.
+std::string with_compressed_sections(const fs::path& source, const std::vector<std::string>& sections, uint64_t claimed,
+                                     const std::vector<uint8_t>& payload, const std::string& name) {
+  std::ifstream in(source, std::ios::binary);
+  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  Elf64_Shdr names;
+  std::memcpy(&names, bytes.data() + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof names);
+  size_t done = 0;
+  for (size_t i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh;
+    std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
+    const std::string section_name(reinterpret_cast<const char*>(bytes.data() + names.sh_offset + sh.sh_name));
+    if (std::find(sections.begin(), sections.end(), section_name) == sections.end()) continue;
+    const Elf64_Chdr claim{ELFCOMPRESS_ZLIB, 0, claimed, 1};
+    bytes.resize((bytes.size() + 7) & ~size_t(7));
+    sh.sh_offset = bytes.size();
+    sh.sh_size = sizeof claim + payload.size();
+    sh.sh_flags |= SHF_COMPRESSED;
+    sh.sh_addralign = 8;
+    bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&claim), reinterpret_cast<const uint8_t*>(&claim + 1));
+    bytes.insert(bytes.end(), payload.begin(), payload.end());
+    std::memcpy(bytes.data() + eh.e_shoff + i * sizeof sh, &sh, sizeof sh);
+    ++done;
+  }
+  EXPECT_EQ(done, sections.size()) << source;
+  const fs::path out = scratch_dir() / name;
+  std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  return out.string();
+}
+
+// zlib's stream of `n` zeros (about a thousandth of n).
+std::vector<uint8_t> zlib_of_zeros(uint64_t n) {
+  static std::map<uint64_t, std::vector<uint8_t>> made;  // 2 s for 256 MiB
+  if (const auto it = made.find(n); it != made.end()) return it->second;
+  z_stream z{};
+  EXPECT_EQ(deflateInit(&z, 9), Z_OK);
+  std::vector<uint8_t> out, zeros(1 << 20, 0), chunk(1 << 16);
+  for (uint64_t left = n;;) {
+    const uint64_t take = std::min<uint64_t>(left, zeros.size());
+    z.next_in = zeros.data();
+    z.avail_in = static_cast<uInt>(take);
+    left -= take;
+    const int flush = left ? Z_NO_FLUSH : Z_FINISH;
+    int status;
+    do {
+      z.next_out = chunk.data();
+      z.avail_out = static_cast<uInt>(chunk.size());
+      status = deflate(&z, flush);
+      out.insert(out.end(), chunk.data(), chunk.data() + (chunk.size() - z.avail_out));
+    } while (z.avail_out == 0);
+    if (status == Z_STREAM_END) break;
+  }
+  deflateEnd(&z);
+  return made[n] = out;
+}
+
+constexpr uint64_t kBomb = uint64_t(256) << 20;
+
+const fs::path kSframeData = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "sframe" / "data" / "binutils-2.47.50";
+const fs::path kDwarfObject = fs::path(ELFMETA_SOURCE_DIR) / "fuzz" / "corpus" / "fuzz_input" / "dwarf-layouts-gcc12.o";
+
+// Compressed DWARF of 256 KiB claiming (and holding) 256 MiB, twice: the
+// file was opened by expanding every compressed section (1 GiB twice: 2.1
+// GB and 3.6 s for a 9 MiB file); now DWARF stays compressed, the CFI
+// reader hides it from libdw, and the SFrame differential runs on
+// .debug_frame as before.
+TEST(HostileInputCli, CompressedDwarfBombIsNotExpanded) {
+  const std::string bomb = with_compressed_sections(kSframeData / "libframes-debug-frame-x86_64.so",
+                                                    {".debug_info", ".debug_abbrev"}, kBomb, zlib_of_zeros(kBomb),
+                                                    "dwarf-bomb.so");
+  EXPECT_LT(fs::file_size(bomb), 1u << 20);
+  const MeasuredRun r = run_cli_measured({"check", "--verbose", bomb}, 10, 4096);
+  EXPECT_EQ(r.signal, 0) << r.err;
+  EXPECT_LT(r.max_rss_mb, 200) << "MB";
+  EXPECT_TRUE(has(r.out, "SFrame against DWARF CFI: 28 points, 28 equal")) << r.out.substr(0, 3000);
+}
+
+// XC-DW gives the file to libdw, which expands its DWARF whole: a section
+// claiming more than 64 times its size leaves XC-DW not run, and says so
+// (before: 1.0 GB for a 1 MiB object claiming 1 GiB). objcopy's own compression of the
+// same object is read as before.
+TEST(HostileInputCli, CompressedDwarfBombLeavesXcDwNotRun) {
+  const std::string bomb = with_compressed_sections(kDwarfObject, {".debug_info"}, kBomb, zlib_of_zeros(kBomb), "xc-bomb.o");
+  const MeasuredRun r = run_cli_measured({"check", "--verbose", bomb}, 10, 4096);
+  EXPECT_EQ(r.signal, 0) << r.err;
+  EXPECT_LT(r.max_rss_mb, 200) << "MB";
+  EXPECT_TRUE(has(r.out, "XC-DW-* not checked: the DWARF is not read (.debug_info: ")) << r.out.substr(0, 3000);
+  EXPECT_TRUE(has(r.out, "claiming 256.0 MiB, over 64 times its size)")) << r.out.substr(0, 3000);
+
+  const std::string real = (scratch_dir() / "objcopy-z.o").string();
+  ASSERT_EQ(std::system(("objcopy --compress-debug-sections=zlib " + kDwarfObject.string() + " " + real).c_str()), 0);
+  const CliRun z = run_cli("check --verbose " + real);
+  EXPECT_TRUE(has(z.out, "XC-DW: 35 BTF types compared with the DWARF of 1 compile units, 35 agree")) << z.out;
+  // GNU's style is not read, and that is said.
+  const std::string gnu = (scratch_dir() / "objcopy-z-gnu.o").string();
+  ASSERT_EQ(std::system(("objcopy --compress-debug-sections=zlib-gnu " + kDwarfObject.string() + " " + gnu).c_str()), 0);
+  const CliRun g = run_cli("check --verbose " + gnu);
+  EXPECT_TRUE(has(g.out, "XC-DW-* not checked: the DWARF is not read (its DWARF is in GNU's .zdebug_* sections")) << g.out;
+}
+
+// Another compressed section is expanded as the file is opened, within the
+// input limits of a compressed file: claiming more than 1000 times its
+// size is INPUT-001, more than --max-artifact-size INPUT-002; the artifact
+// is refused (exit 1), not expanded.
+TEST(HostileInputCli, CompressedSectionPastTheLimitsIsRefused) {
+  const std::string ratio = with_compressed_sections(kDwarfObject, {".BTF"}, uint64_t(1) << 30,
+                                                     std::vector<uint8_t>(4096, 0), "btf-ratio.o");
+  const MeasuredRun r = run_cli_measured({"check", ratio}, 10, 4096);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_LT(r.max_rss_mb, 100) << "MB";
+  EXPECT_TRUE(has(r.out, "section .BTF: 4.0 KiB compressed, claiming 1.0 GiB, over 1000 times its size "
+                         "(--max-expansion); not checked [INPUT-001]"))
+      << r.out;
+  const std::string size = with_compressed_sections(kDwarfObject, {".BTF"}, uint64_t(600) << 20,
+                                                    std::vector<uint8_t>(uint64_t(1) << 20, 0), "btf-size.o");
+  const MeasuredRun s = run_cli_measured({"check", size}, 10, 4096);
+  EXPECT_EQ(s.status, 1) << s.err;
+  EXPECT_TRUE(has(s.out, "past --max-artifact-size 512.0 MiB with the sections before it; not checked [INPUT-002]"))
+      << s.out;
 }
 
 }  // namespace

@@ -5,8 +5,12 @@
 // gas 2.47.50 (tests/sframe/data/binutils-2.47.50).
 #include "input/dwarf_cfi.h"
 
+#include <elf.h>
 #include <gtest/gtest.h>
+#include <malloc.h>
+#include <zlib.h>
 
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +27,21 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kData = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "sframe" / "data" / "binutils-2.47.50";
+
+std::vector<uint8_t> bytes_of(const std::string& name) {
+  std::ifstream in(kData / name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// Where the header of section `name` is in a little-endian ELF64 file.
+uint64_t header_of(const std::vector<uint8_t>& bytes, const std::string& name) {
+  auto opened = input::open_bytes("t", bytes);
+  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
+  EXPECT_TRUE(s) << name;
+  uint64_t shoff;
+  std::memcpy(&shoff, bytes.data() + offsetof(Elf64_Ehdr, e_shoff), 8);
+  return s ? shoff + s->index * sizeof(Elf64_Shdr) : 0;
+}
 
 std::unique_ptr<input::Artifact> open_file(const std::string& name) {
   auto opened = input::open_input((kData / name).string());
@@ -106,8 +125,7 @@ TEST(DwarfCfiLinked, AddressesAreTheFilesOwn) {
 // Without a relocation of their type, no FDE resolves: each covers
 // nothing, and is counted.
 TEST(DwarfCfiObject, FdesWithoutTheirRelocationCoverNothing) {
-  std::ifstream in(kData / "outermost-aarch64.o", std::ios::binary);
-  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  std::vector<uint8_t> bytes = bytes_of("outermost-aarch64.o");
   auto first = input::open_bytes("t.o", bytes);
   ASSERT_TRUE(first.artifact);
   const input::Section* rela = first.artifact->section(".rela.eh_frame");
@@ -176,8 +194,7 @@ TEST(DwarfCfiObject, DebugFrameIsRelocated) {
 // the field changes nothing; a relocation naming no CIE leaves the file
 // unread, not half read.
 TEST(DwarfCfiObject, DebugFrameCiePointerIsTheRelocations) {
-  std::ifstream in(kData / "frames-debug-frame-x86_64.o", std::ios::binary);
-  const std::vector<uint8_t> clean{std::istreambuf_iterator<char>(in), {}};
+  const std::vector<uint8_t> clean = bytes_of("frames-debug-frame-x86_64.o");
   auto first = input::open_bytes("t.o", clean);
   ASSERT_TRUE(first.artifact);
   const input::Section* frames = first.artifact->section(".debug_frame");
@@ -220,6 +237,68 @@ TEST(DwarfCfiLinked, DebugFrameBesideAnEmptyEhFrame) {
     EXPECT_FALSE(cfi->relocatable());
     EXPECT_EQ(expect_rows_at_functions(*a, *cfi, machine), 5u) << machine;
   }
+}
+
+// libdw expands every compressed debug section when it opens a file's
+// DWARF, as large as its stream gives: a .debug_info that expands to
+// 32 MiB was 32 MiB more heap for the CFI reader (and then no CFI: libdw
+// gave up on the file), and at zlib's ratio of 1000 a few megabytes make
+// gigabytes. Only .debug_frame is wanted: the other debug sections are
+// hidden from libdw, and the CFI reads as it did.
+TEST(DwarfCfiLinked, OtherDebugSectionsAreNotExpanded) {
+  std::vector<uint8_t> bytes = bytes_of("libframes-debug-frame-x86_64.so");
+  const uint64_t at = header_of(bytes, ".debug_info");
+  ASSERT_NE(at, 0u);
+  // The bomb: an Elf64_Chdr and 32 MiB of zeros through zlib, appended;
+  // .debug_info's header points at it, compressed.
+  constexpr uint64_t kExpanded = uint64_t(32) << 20;
+  const std::vector<uint8_t> zeros(kExpanded, 0);
+  uLongf packed_size = compressBound(kExpanded);
+  std::vector<uint8_t> packed(packed_size);
+  ASSERT_EQ(compress2(packed.data(), &packed_size, zeros.data(), kExpanded, 1), Z_OK);
+  const Elf64_Chdr claim{ELFCOMPRESS_ZLIB, 0, kExpanded, 1};
+  const uint64_t offset = (bytes.size() + 7) & ~uint64_t(7);
+  bytes.resize(offset);
+  bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&claim), reinterpret_cast<const uint8_t*>(&claim) + sizeof claim);
+  bytes.insert(bytes.end(), packed.begin(), packed.begin() + static_cast<ptrdiff_t>(packed_size));
+  Elf64_Shdr header;
+  std::memcpy(&header, bytes.data() + at, sizeof header);
+  header.sh_flags |= SHF_COMPRESSED;
+  header.sh_offset = offset;
+  header.sh_size = sizeof claim + packed_size;
+  header.sh_addralign = 8;
+  std::memcpy(bytes.data() + at, &header, sizeof header);
+
+  auto opened = input::open_bytes("t.so", bytes);
+  ASSERT_TRUE(opened.artifact);
+  const auto heap = [] {
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+  };
+  const size_t before = heap();
+  std::string why;
+  const auto cfi = input::DwarfCfi::open(*opened.artifact, &why);
+  ASSERT_TRUE(cfi) << why;
+  EXPECT_LT(heap() - std::min(heap(), before), size_t(8) << 20);  // the copy of the file is 50 KiB
+  EXPECT_EQ(expect_rows_at_functions(*opened.artifact, *cfi, "x86_64"), 5u);
+}
+
+// A compressed .debug_frame is not expanded either: the CFI is not read,
+// and says why.
+TEST(DwarfCfiLinked, CompressedDebugFrameIsNotRead) {
+  std::vector<uint8_t> bytes = bytes_of("libframes-debug-frame-x86_64.so");
+  const uint64_t header = header_of(bytes, ".debug_frame");
+  ASSERT_NE(header, 0u);
+  const uint64_t at = header + offsetof(Elf64_Shdr, sh_flags);
+  uint64_t flags;
+  std::memcpy(&flags, bytes.data() + at, 8);
+  flags |= SHF_COMPRESSED;
+  std::memcpy(bytes.data() + at, &flags, 8);
+  auto opened = input::open_bytes("t.so", bytes);
+  ASSERT_TRUE(opened.artifact);
+  std::string why;
+  EXPECT_FALSE(input::DwarfCfi::open(*opened.artifact, &why));
+  EXPECT_EQ(why, ".debug_frame is compressed (not expanded here)");
 }
 
 }  // namespace

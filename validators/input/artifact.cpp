@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "btf/parse.h"
+#include "input/compressed_dwarf.h"
 #include "input/decompress.h"
 #include "input/input_rules.h"
 
@@ -95,7 +96,40 @@ struct ElfHandle {
   }
 };
 
-bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::string& error) {
+// A section compressed in the file (SHF_COMPRESSED): its header says how
+// large it expands, which is weighed as a compressed file's output is, by
+// the expansion ratio, against what one artifact may hold with the sections
+// expanded before it (`expanded`), and against the run's budget; nullopt
+// when within them, else the refusal. A few megabytes of zlib claiming
+// gigabytes in a section are otherwise expanded as the file is opened.
+std::optional<Diagnostic> weigh_compressed_section(const Artifact& a, const Section& s, Elf_Scn* scn,
+                                                   const OpenOptions& options, uint64_t& expanded) {
+  static const InputLimits kDefaults;
+  const InputLimits& limits = options.budget ? options.budget->limits() : kDefaults;
+  GElf_Chdr ch;
+  if (!gelf_getchdr(scn, &ch)) return std::nullopt;  // libelf will not expand it either
+  const std::string sizes = "section " + s.name + ": " + size_text(s.size) + " compressed, claiming " + size_text(ch.ch_size);
+  const uint64_t by_ratio = std::max<uint64_t>(options.expansion_floor, s.size > UINT64_MAX / limits.max_expansion
+                                                                             ? UINT64_MAX
+                                                                             : s.size * limits.max_expansion);
+  if (ch.ch_size > by_ratio)
+    return refusal(rules::INPUT_001, a.name, sizes + ", over " + std::to_string(limits.max_expansion) +
+                                                 " times its size (--max-expansion); not checked");
+  if (ch.ch_size > limits.max_artifact_bytes - std::min(expanded, limits.max_artifact_bytes))
+    return refusal(rules::INPUT_002, a.name, sizes + ", past --max-artifact-size " + size_text(limits.max_artifact_bytes) +
+                                                 " with the sections before it; not checked");
+  const uint64_t granted = options.budget ? options.budget->reserve(ch.ch_size) : ch.ch_size;
+  if (granted < ch.ch_size) {
+    options.budget->give_back(granted);
+    return refusal(rules::INPUT_003, a.name, sizes + ", past what --max-decompressed " +
+                                                 size_text(limits.max_total_bytes) + " has left for this run; not checked");
+  }
+  expanded += ch.ch_size;
+  return std::nullopt;
+}
+
+bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, const OpenOptions& options, std::string& error,
+              std::optional<Diagnostic>& refused) {
   static const bool initialised = elf_version(EV_CURRENT) != EV_NONE;
   if (!initialised) {
     error = "libelf initialisation failed";
@@ -136,6 +170,7 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
   // otherwise cost S x L (2,000 sections of one 1 MB name: 2 GB).
   constexpr size_t kCutSectionName = 256;
   uint64_t name_budget = 4 * uint64_t{bytes->size()} + (uint64_t{1} << 20);
+  uint64_t expanded = 0;  // bytes of the compressed sections expanded so far
   for (Elf_Scn* scn = elf_nextscn(handle->elf, nullptr); scn; scn = elf_nextscn(handle->elf, scn)) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh)) continue;
@@ -155,10 +190,20 @@ bool load_elf(Artifact& a, std::shared_ptr<std::vector<uint8_t>> bytes, std::str
     s.info = sh.sh_info;
     s.addralign = sh.sh_addralign;
     s.entsize = sh.sh_entsize;
-    if (sh.sh_type != SHT_NOBITS) {
-      if (sh.sh_flags & SHF_COMPRESSED) elf_compress(scn, 0, 0);
-      if (Elf_Data* d = (sh.sh_flags & SHF_COMPRESSED) ? elf_getdata(scn, nullptr) : elf_rawdata(scn, nullptr);
-          d && d->d_buf)
+    // Compressed DWARF stays so: no check reads its bytes through the
+    // artifact, and the readers that give the file to libdw weigh it first
+    // (input/compressed_dwarf.h).
+    const bool compressed = sh.sh_flags & SHF_COMPRESSED;
+    if (sh.sh_type != SHT_NOBITS && !(compressed && is_dwarf_section(s.name))) {
+      if (compressed) {
+        refused = weigh_compressed_section(a, s, scn, options, expanded);
+        if (refused) {
+          error = a.path + ": " + refused->message;
+          return false;
+        }
+        elf_compress(scn, 0, 0);
+      }
+      if (Elf_Data* d = compressed ? elf_getdata(scn, nullptr) : elf_rawdata(scn, nullptr); d && d->d_buf)
         s.data = {static_cast<const uint8_t*>(d->d_buf), d->d_size};
     }
     a.sections.push_back(std::move(s));
@@ -250,7 +295,8 @@ OpenResult recognise(std::unique_ptr<Artifact> a, std::shared_ptr<std::vector<ui
     return raw_blob(std::move(a), bytes, ArtifactKind::RawSframe, d[0] == 0xe2 ? Endian::Little : Endian::Big);
   if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
     std::string error;
-    if (!load_elf(*a, bytes, error)) return {nullptr, error};
+    std::optional<Diagnostic> refused;
+    if (!load_elf(*a, bytes, options, error, refused)) return {nullptr, error, std::move(refused)};
     return {std::move(a), ""};
   }
   if (depth >= kMaxNesting) return {nullptr, a->path + ": compressed data nested too deeply"};

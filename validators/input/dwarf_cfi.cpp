@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/byte_reader.h"
+#include "input/compressed_dwarf.h"
 #include "input/relocations.h"
 
 namespace elfmeta::input {
@@ -328,13 +329,32 @@ std::optional<CfiRegisters> cfi_registers(uint16_t machine) {
 namespace {
 
 // A CFI section whose bytes this reader can see (not SHT_NOBITS, as in a
-// separate debug file, and inside the file); an object's also not
-// compressed, for its relocations apply to the bytes in the file.
+// separate debug file, and inside the file).
 const Section* frame_section(const Artifact& a, const char* name, size_t file_size) {
   const Section* s = a.section(name);
   if (!s || s->type == SHT_NOBITS || s->file_offset > file_size || s->size > file_size - s->file_offset) return nullptr;
-  if (a.elf_type == ET_REL && (s->flags & SHF_COMPRESSED)) return nullptr;
   return s;
+}
+
+// libdw's dwarf_begin_elf expands every compressed debug section it finds
+// (to the size the section claims, as much as its stream gives): a few
+// megabytes of input could take gigabytes. Only .debug_frame is wanted,
+// so the other debug sections of the copy lose their names (sh_name 0,
+// the empty string) and libdw does not see them. False when the section
+// headers are not where the ELF header says.
+bool hide_other_debug_sections(const Artifact& a, std::vector<uint8_t>& image) {
+  const ByteReader r(image, a.endian);
+  const std::optional<uint64_t> shoff = a.elf64 ? r.u64(0x28) : std::optional<uint64_t>(r.u32(0x20));
+  const auto entsize = r.u16(a.elf64 ? 0x3a : 0x2e);
+  if (!shoff || !entsize || *entsize < 4) return false;
+  for (const Section& s : a.sections) {
+    const std::string_view name = s.name;
+    if (name == ".debug_frame" || !is_dwarf_section(name)) continue;
+    const uint64_t at = *shoff + uint64_t(s.index) * *entsize;
+    if (!r.contains(at, 4)) return false;
+    put(image.data() + at, 0, 4, a.endian);
+  }
+  return true;
 }
 
 }  // namespace
@@ -369,6 +389,14 @@ std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a, std::string* why) {
         return nullptr;
       }
     }
+  }
+  if (debug && (debug->flags & SHF_COMPRESSED)) {
+    reason = ".debug_frame is compressed (not expanded here)";
+    return nullptr;
+  }
+  if (debug && !hide_other_debug_sections(a, c->image_)) {
+    reason = "the section headers cannot be read";
+    return nullptr;
   }
   Elf* elf = elf_memory(reinterpret_cast<char*>(c->image_.data()), c->image_.size());
   if (!elf) {

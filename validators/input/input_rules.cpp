@@ -13,7 +13,10 @@ const Rule INPUT_001{"INPUT-001", Severity::Error, kEvery, "compressed data expa
                      "A compressed file (a module's .ko.xz, a vmlinuz payload, any input) whose output grows "
                      "past --max-expansion times its compressed size (1000x by default; real modules and "
                      "images expand 3-6x) is refused when it gets there, without decoding the rest: a few "
-                     "kilobytes can claim gigabytes. The rest of the package is still checked.",
+                     "kilobytes can claim gigabytes. The rest of the package is still checked. An ELF "
+                     "section compressed in the file (SHF_COMPRESSED) whose header claims more is refused "
+                     "before it is expanded; compressed DWARF is not expanded when the file is opened, and "
+                     "XC-DW leaves DWARF claiming more than 64 times its size unread, with a note.",
                      "", "",
                      "m.ko.xz: an xz stream of an ELF module padded with 8 MiB of zeros, opened under a 1 MiB "
                      "expansion limit."};

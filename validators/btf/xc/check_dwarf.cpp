@@ -40,6 +40,7 @@
 #include "btf/xc/cross_check.h"
 #include "btf/xc/xc_dwarf_rules.h"
 #include "btf/xc/xc_rules.h"
+#include "input/compressed_dwarf.h"
 #include "input/symbols.h"
 #include "core/byte_reader.h"
 #include "core/findings.h"
@@ -86,10 +87,15 @@ const Dwfl_Callbacks kOfflineCallbacks = {
 // the check's memory).
 class DwarfSession {
  public:
-  static std::unique_ptr<DwarfSession> open(const input::Artifact& a) {
+  // Null when the file has no DWARF, or when libdw cannot read it or
+  // should not be given it (`why` then says so).
+  static std::unique_ptr<DwarfSession> open(const input::Artifact& a, std::string& why) {
     if (a.kind != input::ArtifactKind::Elf) return nullptr;
     const input::Section* info = a.section(".debug_info");
+    if (a.section(".zdebug_info") && !info) why = "its DWARF is in GNU's .zdebug_* sections, which are not read";
     if (!info || info->size == 0) return nullptr;
+    why = input::oversized_compressed_dwarf(a);
+    if (!why.empty()) return nullptr;
     elf_version(EV_CURRENT);
     std::unique_ptr<DwarfSession> s(new DwarfSession);
     char* image = nullptr;
@@ -1333,8 +1339,12 @@ size_t report_absent_from_btf(const CrossCheckInput& in, Dwarf* dw, const Index&
 void check_dwarf(const CrossCheckInput& in, elfmeta::Findings& findings) {
   const Btf& btf = in.btf;
   if (!btf.types_complete() || !btf.strings_usable()) return;
-  const auto session = DwarfSession::open(in.artifact);
-  if (!session) return;
+  std::string why;
+  const auto session = DwarfSession::open(in.artifact, why);
+  if (!session) {
+    if (!why.empty()) findings.note(".BTF", "XC-DW-* not checked: the DWARF is not read (" + why + ")");
+    return;
+  }
   Index idx;
   build_index(session->dwarf(), idx, false);
   bool bodies_indexed = false;
