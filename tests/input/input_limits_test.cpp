@@ -119,6 +119,17 @@ TEST(InputLimits, RunBudget) {
   EXPECT_EQ(granted.load(), 1000u);
 }
 
+// The allowance every expansion limit is computed with: the ratio, the
+// floor below which the ratio is not applied, and no wrap past 64 bits.
+TEST(InputLimits, ExpansionAllowance) {
+  EXPECT_EQ(input::expansion_allowance(uint64_t(10) << 20, 1000, uint64_t(1) << 20), uint64_t(10000) << 20);
+  EXPECT_EQ(input::expansion_allowance(100, 1000, uint64_t(1) << 20), uint64_t(1) << 20);
+  EXPECT_EQ(input::expansion_allowance(uint64_t(1) << 60, 1000, 0), UINT64_MAX);
+  EXPECT_EQ(input::expansion_allowance(UINT64_MAX / 64 + 1, 64, 0), UINT64_MAX);
+  EXPECT_EQ(input::expansion_allowance(UINT64_MAX / 64, 64, 0), UINT64_MAX / 64 * 64);
+  EXPECT_EQ(input::expansion_allowance(5, 0, 7), 7u);
+}
+
 std::string write_file(const std::string& name, const std::string& bytes) {
   const fs::path p = scratch_dir("input-limits") / name;
   std::ofstream(p, std::ios::binary) << bytes;

@@ -109,9 +109,7 @@ std::optional<Diagnostic> weigh_compressed_section(const Artifact& a, const Sect
   GElf_Chdr ch;
   if (!gelf_getchdr(scn, &ch)) return std::nullopt;  // libelf will not expand it either
   const std::string sizes = "section " + s.name + ": " + size_text(s.size) + " compressed, claiming " + size_text(ch.ch_size);
-  const uint64_t by_ratio = std::max<uint64_t>(options.expansion_floor, s.size > UINT64_MAX / limits.max_expansion
-                                                                             ? UINT64_MAX
-                                                                             : s.size * limits.max_expansion);
+  const uint64_t by_ratio = expansion_allowance(s.size, limits.max_expansion, options.expansion_floor);
   if (ch.ch_size > by_ratio)
     return refusal(rules::INPUT_001, a.name, sizes + ", over " + std::to_string(limits.max_expansion) +
                                                  " times its size (--max-expansion); not checked");
@@ -242,10 +240,7 @@ OpenResult decompress_within_limits(const Artifact& a, Compression c, std::span<
   // The whole output against the whole input; the decoder also stops as
   // soon as the output outgrows what it has read (ExpansionGuard), which
   // finds a bomb after a megabyte instead of after all it is allowed.
-  const uint64_t by_ratio =
-      std::max<uint64_t>(options.expansion_floor, payload.size() > UINT64_MAX / limits.max_expansion
-                                                      ? UINT64_MAX
-                                                      : payload.size() * limits.max_expansion);
+  const uint64_t by_ratio = expansion_allowance(payload.size(), limits.max_expansion, options.expansion_floor);
   const uint64_t cap = std::min(limits.max_artifact_bytes, by_ratio);
   const uint64_t granted = options.budget ? options.budget->reserve(cap) : cap;
   const std::string sizes = size_text(payload.size()) + " of " + std::string(compression_name(c));

@@ -120,9 +120,7 @@ struct ArchiveReader {
     }
     // The tar stream may expand as any compressed data may (input_limits.h):
     // what it decodes to is measured as it goes, skipped files included.
-    const uint64_t max_tar = std::max<uint64_t>(uint64_t(64) << 20, compressed > UINT64_MAX / limits.max_expansion
-                                                                        ? UINT64_MAX
-                                                                        : compressed * limits.max_expansion);
+    const uint64_t max_tar = expansion_allowance(compressed, limits.max_expansion, uint64_t(64) << 20);
     auto tar_too_large = [&] {
       const uint64_t decoded = member ? member->decoded() : uint64_t(std::max<la_int64_t>(0, archive_filter_bytes(tar.get(), 0)));
       if (decoded <= max_tar) return false;

@@ -1,5 +1,6 @@
 #include "input/input_limits.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace elfmeta::input {
@@ -11,6 +12,11 @@ uint64_t DecompressionBudget::reserve(uint64_t want) {
     const uint64_t take = std::min(want, limits_.max_total_bytes - used);
     if (used_.compare_exchange_weak(used, used + take)) return take;
   }
+}
+
+uint64_t expansion_allowance(uint64_t compressed, uint64_t ratio, uint64_t floor) {
+  const uint64_t by_ratio = ratio != 0 && compressed > UINT64_MAX / ratio ? UINT64_MAX : compressed * ratio;
+  return std::max(floor, by_ratio);
 }
 
 Diagnostic refusal(const Rule& rule, const std::string& artifact, std::string message) {

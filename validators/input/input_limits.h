@@ -51,6 +51,11 @@ class DecompressionBudget {
   std::atomic<uint64_t> used_{0};
 };
 
+// What `compressed` bytes may expand to: `ratio` times their size, and at
+// least `floor` (small inputs of very regular data expand far more than
+// large ones do); UINT64_MAX where the product overflows.
+uint64_t expansion_allowance(uint64_t compressed, uint64_t ratio, uint64_t floor);
+
 // A refused input: the finding of one of the input rules, for `artifact`.
 Diagnostic refusal(const Rule& rule, const std::string& artifact, std::string message);
 
