@@ -5,7 +5,6 @@
 // is), each with the running kernel's own verdict where it can give one.
 #include <elf.h>
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -22,6 +21,7 @@
 #include "synth/hostile_btf.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/compressors.h"
+#include "tests/support/elf_file_edit.h"
 #include "tests/support/measured_run.h"
 
 namespace elfmeta::testing {
@@ -248,64 +248,24 @@ TEST(HostileInputCli, RunBudgetIsAnOption) {
 
 // ------------------------------------------- compressed sections (SHF_COMPRESSED)
 
-// `source` with each of `sections` compressed in the file: its header
-// points at an Elf64_Chdr claiming `claimed` bytes, then `payload` (zlib's
-// output, or not), appended to the file. ELF64 little-endian only.
+// `source` with each of `sections` compressed (elf_file_edit.h), written to
+// the scratch directory as `name`.
 std::string with_compressed_sections(const fs::path& source, const std::vector<std::string>& sections, uint64_t claimed,
                                      const std::vector<uint8_t>& payload, const std::string& name) {
-  std::ifstream in(source, std::ios::binary);
-  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  Elf64_Ehdr eh;
-  std::memcpy(&eh, bytes.data(), sizeof eh);
-  Elf64_Shdr names;
-  std::memcpy(&names, bytes.data() + eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr), sizeof names);
-  size_t done = 0;
-  for (size_t i = 0; i < eh.e_shnum; ++i) {
-    Elf64_Shdr sh;
-    std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof sh, sizeof sh);
-    const std::string section_name(reinterpret_cast<const char*>(bytes.data() + names.sh_offset + sh.sh_name));
-    if (std::find(sections.begin(), sections.end(), section_name) == sections.end()) continue;
-    const Elf64_Chdr claim{ELFCOMPRESS_ZLIB, 0, claimed, 1};
-    bytes.resize((bytes.size() + 7) & ~size_t(7));
-    sh.sh_offset = bytes.size();
-    sh.sh_size = sizeof claim + payload.size();
-    sh.sh_flags |= SHF_COMPRESSED;
-    sh.sh_addralign = 8;
-    bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&claim), reinterpret_cast<const uint8_t*>(&claim + 1));
-    bytes.insert(bytes.end(), payload.begin(), payload.end());
-    std::memcpy(bytes.data() + eh.e_shoff + i * sizeof sh, &sh, sizeof sh);
-    ++done;
-  }
-  EXPECT_EQ(done, sections.size()) << source;
+  std::vector<uint8_t> bytes = read_bytes(source);
+  std::vector<SectionPlace> places;
+  for (const std::string& section : sections) places.push_back(section_place(bytes, section));
+  for (const SectionPlace& place : places) EXPECT_TRUE(compress_section(bytes, place, claimed, payload)) << source;
   const fs::path out = scratch_dir() / name;
   std::ofstream(out, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   return out.string();
 }
 
-// zlib's stream of `n` zeros (about a thousandth of n).
-std::vector<uint8_t> zlib_of_zeros(uint64_t n) {
-  static std::map<uint64_t, std::vector<uint8_t>> made;  // 2 s for 256 MiB
+// The bombs' payload: made once per size (2 s for 256 MiB).
+const std::vector<uint8_t>& zlib_of_zeros(uint64_t n) {
+  static std::map<uint64_t, std::vector<uint8_t>> made;
   if (const auto it = made.find(n); it != made.end()) return it->second;
-  z_stream z{};
-  EXPECT_EQ(deflateInit(&z, 9), Z_OK);
-  std::vector<uint8_t> out, zeros(1 << 20, 0), chunk(1 << 16);
-  for (uint64_t left = n;;) {
-    const uint64_t take = std::min<uint64_t>(left, zeros.size());
-    z.next_in = zeros.data();
-    z.avail_in = static_cast<uInt>(take);
-    left -= take;
-    const int flush = left ? Z_NO_FLUSH : Z_FINISH;
-    int status;
-    do {
-      z.next_out = chunk.data();
-      z.avail_out = static_cast<uInt>(chunk.size());
-      status = deflate(&z, flush);
-      out.insert(out.end(), chunk.data(), chunk.data() + (chunk.size() - z.avail_out));
-    } while (z.avail_out == 0);
-    if (status == Z_STREAM_END) break;
-  }
-  deflateEnd(&z);
-  return made[n] = out;
+  return made[n] = compressors::zlib_of_zeros(n);
 }
 
 constexpr uint64_t kBomb = uint64_t(256) << 20;

@@ -10,9 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
+#include "tests/support/elf_file_edit.h"
 #include "tests/support/require.h"
 #include "tests/support/scratch_dir.h"
 
@@ -23,32 +22,19 @@ namespace fs = std::filesystem;
 
 const fs::path kObject = fs::path(ELFMETA_SOURCE_DIR) / "fuzz" / "corpus" / "fuzz_input" / "dwarf-layouts-gcc12.o";
 
-std::vector<uint8_t> bytes_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // The object compressed by objcopy (`style`: zlib for SHF_COMPRESSED,
 // zlib-gnu for .zdebug_* sections); empty when objcopy could not.
 std::vector<uint8_t> objcopy_compressed(const std::string& style) {
   const fs::path out = scratch_dir("compressed-dwarf") / ("o-" + style + ".o");
   const std::string cmd = "objcopy --compress-debug-sections=" + style + " " + kObject.string() + " " + out.string();
   if (std::system(cmd.c_str()) != 0) return {};
-  return bytes_of(out);
+  return read_bytes(out);
 }
 
 std::unique_ptr<input::Artifact> open(std::vector<uint8_t> bytes) {
   auto r = input::open_bytes("t.o", std::move(bytes));
   EXPECT_TRUE(r.artifact) << r.error;
   return std::move(r.artifact);
-}
-
-// Where section `name`'s bytes are in the file.
-uint64_t offset_of(const std::vector<uint8_t>& bytes, const std::string& name) {
-  const auto a = open(bytes);
-  const input::Section* s = a ? a->section(name) : nullptr;
-  EXPECT_TRUE(s) << name;
-  return s ? s->file_offset : 0;
 }
 
 TEST(CompressedDwarf, RealCompressionOfBothStylesPasses) {
@@ -69,7 +55,7 @@ TEST(CompressedDwarf, RealCompressionOfBothStylesPasses) {
 TEST(CompressedDwarf, ClaimPastTheRatioIsNamed) {
   auto bytes = objcopy_compressed("zlib");
   ELFMETA_REQUIRE_INSTALLED(!bytes.empty(), "objcopy cannot compress (package binutils)");
-  const uint64_t at = offset_of(bytes, ".debug_info") + offsetof(Elf64_Chdr, ch_size);
+  const uint64_t at = section_place(bytes, ".debug_info").offset + offsetof(Elf64_Chdr, ch_size);
   const uint64_t claim = uint64_t(1) << 30;
   std::memcpy(bytes.data() + at, &claim, 8);
   const auto a = open(bytes);
@@ -87,7 +73,7 @@ TEST(CompressedDwarf, ClaimPastTheRatioIsNamed) {
 TEST(CompressedDwarf, GnuStyleClaimIsReadBigEndian) {
   auto bytes = objcopy_compressed("zlib-gnu");
   ELFMETA_REQUIRE_INSTALLED(!bytes.empty(), "objcopy cannot compress (package binutils)");
-  const uint64_t at = offset_of(bytes, ".zdebug_info");
+  const uint64_t at = section_place(bytes, ".zdebug_info").offset;
   ASSERT_EQ(std::memcmp(bytes.data() + at, "ZLIB", 4), 0);
   const uint8_t one_gib[8] = {0, 0, 0, 0, 0x40, 0, 0, 0};
   std::memcpy(bytes.data() + at + 4, one_gib, 8);

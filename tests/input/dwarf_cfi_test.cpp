@@ -8,18 +8,17 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <malloc.h>
-#include <zlib.h>
 
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 
 #include "input/artifact.h"
 #include "input/symbols.h"
+#include "tests/support/compressors.h"
+#include "tests/support/elf_file_edit.h"
 
 namespace elfmeta::testing {
 namespace {
@@ -28,20 +27,7 @@ namespace fs = std::filesystem;
 
 const fs::path kData = fs::path(ELFMETA_SOURCE_DIR) / "tests" / "sframe" / "data" / "binutils-2.47.50";
 
-std::vector<uint8_t> bytes_of(const std::string& name) {
-  std::ifstream in(kData / name, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-// Where the header of section `name` is in a little-endian ELF64 file.
-uint64_t header_of(const std::vector<uint8_t>& bytes, const std::string& name) {
-  auto opened = input::open_bytes("t", bytes);
-  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
-  EXPECT_TRUE(s) << name;
-  uint64_t shoff;
-  std::memcpy(&shoff, bytes.data() + offsetof(Elf64_Ehdr, e_shoff), 8);
-  return s ? shoff + s->index * sizeof(Elf64_Shdr) : 0;
-}
+std::vector<uint8_t> bytes_of(const std::string& name) { return read_bytes(kData / name); }
 
 std::unique_ptr<input::Artifact> open_file(const std::string& name) {
   auto opened = input::open_input((kData / name).string());
@@ -247,27 +233,9 @@ TEST(DwarfCfiLinked, DebugFrameBesideAnEmptyEhFrame) {
 // hidden from libdw, and the CFI reads as it did.
 TEST(DwarfCfiLinked, OtherDebugSectionsAreNotExpanded) {
   std::vector<uint8_t> bytes = bytes_of("libframes-debug-frame-x86_64.so");
-  const uint64_t at = header_of(bytes, ".debug_info");
-  ASSERT_NE(at, 0u);
-  // The bomb: an Elf64_Chdr and 32 MiB of zeros through zlib, appended;
-  // .debug_info's header points at it, compressed.
+  // The bomb: .debug_info compressed, holding 32 MiB of zeros.
   constexpr uint64_t kExpanded = uint64_t(32) << 20;
-  const std::vector<uint8_t> zeros(kExpanded, 0);
-  uLongf packed_size = compressBound(kExpanded);
-  std::vector<uint8_t> packed(packed_size);
-  ASSERT_EQ(compress2(packed.data(), &packed_size, zeros.data(), kExpanded, 1), Z_OK);
-  const Elf64_Chdr claim{ELFCOMPRESS_ZLIB, 0, kExpanded, 1};
-  const uint64_t offset = (bytes.size() + 7) & ~uint64_t(7);
-  bytes.resize(offset);
-  bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(&claim), reinterpret_cast<const uint8_t*>(&claim) + sizeof claim);
-  bytes.insert(bytes.end(), packed.begin(), packed.begin() + static_cast<ptrdiff_t>(packed_size));
-  Elf64_Shdr header;
-  std::memcpy(&header, bytes.data() + at, sizeof header);
-  header.sh_flags |= SHF_COMPRESSED;
-  header.sh_offset = offset;
-  header.sh_size = sizeof claim + packed_size;
-  header.sh_addralign = 8;
-  std::memcpy(bytes.data() + at, &header, sizeof header);
+  ASSERT_TRUE(compress_section(bytes, section_place(bytes, ".debug_info"), kExpanded, compressors::zlib_of_zeros(kExpanded)));
 
   auto opened = input::open_bytes("t.so", bytes);
   ASSERT_TRUE(opened.artifact);
@@ -286,19 +254,24 @@ TEST(DwarfCfiLinked, OtherDebugSectionsAreNotExpanded) {
 // A compressed .debug_frame is not expanded either: the CFI is not read,
 // and says why.
 TEST(DwarfCfiLinked, CompressedDebugFrameIsNotRead) {
-  std::vector<uint8_t> bytes = bytes_of("libframes-debug-frame-x86_64.so");
-  const uint64_t header = header_of(bytes, ".debug_frame");
-  ASSERT_NE(header, 0u);
-  const uint64_t at = header + offsetof(Elf64_Shdr, sh_flags);
-  uint64_t flags;
-  std::memcpy(&flags, bytes.data() + at, 8);
-  flags |= SHF_COMPRESSED;
-  std::memcpy(bytes.data() + at, &flags, 8);
-  auto opened = input::open_bytes("t.so", bytes);
-  ASSERT_TRUE(opened.artifact);
-  std::string why;
-  EXPECT_FALSE(input::DwarfCfi::open(*opened.artifact, &why));
-  EXPECT_EQ(why, ".debug_frame is compressed (not expanded here)");
+  // An object's too: the section is refused before its relocations are
+  // applied to it.
+  for (const char* file : {"libframes-debug-frame-x86_64.so", "frames-debug-frame-x86_64.o"}) {
+    SCOPED_TRACE(file);
+    std::vector<uint8_t> bytes = bytes_of(file);
+    const uint64_t header = section_place(bytes, ".debug_frame").header;
+    ASSERT_NE(header, 0u);
+    const uint64_t at = header + offsetof(Elf64_Shdr, sh_flags);
+    uint64_t flags;
+    std::memcpy(&flags, bytes.data() + at, 8);
+    flags |= SHF_COMPRESSED;
+    std::memcpy(bytes.data() + at, &flags, 8);
+    auto opened = input::open_bytes(file, bytes);
+    ASSERT_TRUE(opened.artifact);
+    std::string why;
+    EXPECT_FALSE(input::DwarfCfi::open(*opened.artifact, &why));
+    EXPECT_EQ(why, ".debug_frame is compressed (not expanded here)");
+  }
 }
 
 }  // namespace

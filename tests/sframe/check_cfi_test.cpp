@@ -11,7 +11,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 
 #include "core/diagnostic.h"
@@ -20,6 +19,7 @@
 #include "input/symbols.h"
 #include "sframe/sframe_table.h"
 #include "sframe/verifier.h"
+#include "tests/support/elf_file_edit.h"
 #include "tests/support/require.h"
 
 namespace elfmeta::testing {
@@ -35,10 +35,6 @@ int run(const std::string& cmd) {
   return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
 }
 
-std::vector<uint8_t> bytes_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 struct Checked {
   sframe::SframeCheck check;
@@ -66,24 +62,13 @@ Checked check_bytes(std::vector<uint8_t> bytes, const std::string& name = "t.o")
 }
 
 Checked check_file(const fs::path& p) {
-  const auto bytes = bytes_of(p);
+  const auto bytes = read_bytes(p);
   EXPECT_FALSE(bytes.empty()) << p;
   return check_bytes(bytes, p.filename().string());
 }
 
-// Where a section's bytes are in the file.
-struct Place {
-  uint64_t offset = 0, size = 0;
-};
-Place section_place(const std::vector<uint8_t>& bytes, const std::string& name) {
-  auto opened = input::open_bytes("t.o", bytes);
-  const input::Section* s = opened.artifact ? opened.artifact->section(name) : nullptr;
-  EXPECT_TRUE(s) << name;
-  return s ? Place{s->file_offset, s->size} : Place{};
-}
-
 // Relocation k of a little-endian ELF64 RELA section: r_info and r_addend.
-void set_rela(std::vector<uint8_t>& bytes, const Place& rela, size_t k, std::optional<uint64_t> info,
+void set_rela(std::vector<uint8_t>& bytes, const SectionPlace& rela, size_t k, std::optional<uint64_t> info,
               std::optional<int64_t> addend) {
   const uint64_t at = rela.offset + 24 * k;
   ASSERT_LE(at + 24, rela.offset + rela.size);
@@ -137,7 +122,7 @@ TEST_F(Gas240, PcMaskFdeIsWalkedNoFurtherThanItsSection) {
   std::ofstream(c) << "#include <stdio.h>\nint main(int n, char **v) { puts(v[0]); printf(\"%d\\n\", n); return 0; }\n";
   ELFMETA_REQUIRE_INSTALLED(run("gcc -O2 -Wa,--gsframe " + c.string() + " -o " + exe.string()) == 0,
                             "gcc cannot link with --gsframe (packages gcc, binutils)");
-  std::vector<uint8_t> bytes = bytes_of(exe);
+  std::vector<uint8_t> bytes = read_bytes(exe);
   const Checked linked = check_bytes(bytes, "m");
   ASSERT_GT(linked.points, 0u) << linked.listing;
   auto opened = input::open_bytes("m", bytes);
@@ -242,7 +227,7 @@ TEST(Gas247, DebugFrameOnlyCodeAgreesWithItsCfi) {
 // Renames a file's .debug_frame (to .debug_framX, in .shstrtab): the CFI
 // reader no longer finds it, as after `strip -g`.
 bool hide_debug_frame(std::vector<uint8_t>& bytes) {
-  const Place names = section_place(bytes, ".shstrtab");
+  const SectionPlace names = section_place(bytes, ".shstrtab");
   const auto begin = bytes.begin() + static_cast<ptrdiff_t>(names.offset), end = begin + static_cast<ptrdiff_t>(names.size);
   const std::string name = ".debug_frame";
   const auto at = std::search(begin, end, name.begin(), name.end());
@@ -256,7 +241,7 @@ bool hide_debug_frame(std::vector<uint8_t>& bytes) {
 // code no CFI covers, which is missing context: counted, not compared, no
 // finding (before: SFRAME-ELF-007 "no DWARF CFI inside the FDE" on each).
 TEST(Gas247, FdesOverCodeWithoutCfiAreCountedNotReported) {
-  auto bytes = bytes_of(kData / "libframes-debug-frame-x86_64.so");
+  auto bytes = read_bytes(kData / "libframes-debug-frame-x86_64.so");
   ASSERT_TRUE(hide_debug_frame(bytes));
   const Checked r = check_bytes(bytes, "stripped.so");
   EXPECT_EQ(r.rules.count("SFRAME-ELF-007"), 0u) << r.listing;
@@ -270,7 +255,7 @@ TEST(Gas247, FdesOverCodeWithoutCfiAreCountedNotReported) {
 // An object whose only CFI section is gone: the comparison did not run,
 // and a note says so (before: nothing was said).
 TEST(ObjectCfi, WithoutAnyCfiTheComparisonIsNotRunAndSaysSo) {
-  auto bytes = bytes_of(kData / "frames-debug-frame-x86_64.o");
+  auto bytes = read_bytes(kData / "frames-debug-frame-x86_64.o");
   ASSERT_TRUE(hide_debug_frame(bytes));
   const Checked r = check_bytes(bytes);
   EXPECT_FALSE(r.check.cfi_checked);
@@ -287,7 +272,7 @@ TEST(ObjectCfi, WithoutAnyCfiTheComparisonIsNotRunAndSaysSo) {
 // ends where its next advance would, not at the range's end: the walk
 // looks next there).
 TEST(Gas247, CfiEndingInsideAnFdeIsReported) {
-  auto bytes = bytes_of(kData / "libframes-debug-frame-x86_64.so");
+  auto bytes = read_bytes(kData / "libframes-debug-frame-x86_64.so");
   auto opened = input::open_bytes("t.so", bytes);
   ASSERT_TRUE(opened.artifact);
   const auto symbols = input::read_symtab(*opened.artifact, input::SymtabFilter::Functions);
@@ -298,7 +283,7 @@ TEST(Gas247, CfiEndingInsideAnFdeIsReported) {
   ASSERT_NE(function, 0u);
   // .debug_frame records: u32 length, u32 CIE pointer (all ones: a CIE),
   // then an FDE's u64 pc_begin and u64 pc_range.
-  const Place frames = section_place(bytes, ".debug_frame");
+  const SectionPlace frames = section_place(bytes, ".debug_frame");
   bool cut = false;
   for (uint64_t k = 0; k + 24 <= frames.size && !cut;) {
     uint32_t length, id;
@@ -358,10 +343,10 @@ TEST(ObjectCfi, CleanObjectIsComparedAndCounted) {
 // that function is not compared, not reported as without CFI, and the
 // note counts it; functions without FDEs are not looked for.
 TEST(ObjectCfi, UnresolvedEhFrameRelocationLeavesItsFdeOut) {
-  const auto clean = bytes_of(kData / "outermost-x86_64.o");
+  const auto clean = read_bytes(kData / "outermost-x86_64.o");
   const Checked before = check_bytes(clean);
   ASSERT_EQ(before.points, 7u);
-  const Place rela = section_place(clean, ".rela.eh_frame");
+  const SectionPlace rela = section_place(clean, ".rela.eh_frame");
   ASSERT_EQ(rela.size, 3u * 24);
   // The first relocation is _start's FDE: .text+0, R_X86_64_PC32 against symbol 1 (.text).
   uint64_t info;
@@ -388,8 +373,8 @@ TEST(ObjectCfi, UnresolvedEhFrameRelocationLeavesItsFdeOut) {
 TEST_F(Gas240, UnresolvedFdeIsNotComparedAndTheRestIs) {
   const auto o = dir_ / "outermost.o";
   ASSERT_EQ(run("as --gsframe " + (kCorpus / "outermost-x86_64.s").string() + " -o " + o.string()), 0);
-  auto bytes = bytes_of(o);
-  const Place rela = section_place(bytes, ".rela.eh_frame");
+  auto bytes = read_bytes(o);
+  const SectionPlace rela = section_place(bytes, ".rela.eh_frame");
   uint64_t info;
   std::memcpy(&info, bytes.data() + rela.offset + 8, 8);
   set_rela(bytes, rela, 0, (info >> 32) << 32, std::nullopt);
@@ -404,8 +389,8 @@ TEST_F(Gas240, UnresolvedFdeIsNotComparedAndTheRestIs) {
 // out and says so, and looks for no function without an FDE (that one
 // has one).
 TEST(ObjectCfi, UnresolvedSframeStartIsCounted) {
-  auto bytes = bytes_of(kData / "outermost-x86_64.o");
-  const Place rela = section_place(bytes, ".rela.sframe");
+  auto bytes = read_bytes(kData / "outermost-x86_64.o");
+  const SectionPlace rela = section_place(bytes, ".rela.sframe");
   uint64_t info;
   std::memcpy(&info, bytes.data() + rela.offset + 8, 8);
   set_rela(bytes, rela, 0, info & 0xffffffff, std::nullopt);
@@ -421,7 +406,7 @@ TEST(ObjectCfi, UnresolvedSframeStartIsCounted) {
 // .cfi_val_offset of the FP, with a warning of its own; here late's FDE is
 // moved onto framed's start with a size of 0).
 TEST(ObjectCfi, FunctionWithoutFdeIsNamedAtItsSectionOffset) {
-  auto bytes = bytes_of(kData / "outermost-x86_64.o");
+  auto bytes = read_bytes(kData / "outermost-x86_64.o");
   // FDE 2 (late) made to start where FDE 1 (framed) does, and last 0 bytes: late has no FDE.
   auto opened = input::open_bytes("t.o", bytes);
   ASSERT_TRUE(opened.artifact);
@@ -429,7 +414,7 @@ TEST(ObjectCfi, FunctionWithoutFdeIsNamedAtItsSectionOffset) {
   sframe::SframeFindings f("t.o", discard, kNoConsumer, ".sframe");
   const auto t = sframe::read_sframe(*opened.artifact, f);
   ASSERT_TRUE(t && t->fdes.size() == 3);
-  const Place sframe = section_place(bytes, ".sframe");
+  const SectionPlace sframe = section_place(bytes, ".sframe");
   // Version 3 FDE index entries: start (8 bytes, relocated), size (4), FRE offset (4).
   const uint64_t size_at = sframe.offset + t->fdes[2].at + 8;
   const uint32_t zero = 0;
@@ -447,8 +432,8 @@ TEST(ObjectCfi, FunctionWithoutFdeIsNamedAtItsSectionOffset) {
 // does not know): the comparison does not run and says nothing, rather
 // than pass.
 TEST(ObjectCfi, UnknownAugmentationLeavesTheComparisonNotRun) {
-  auto bytes = bytes_of(kData / "outermost-x86_64.o");
-  const Place eh = section_place(bytes, ".eh_frame");
+  auto bytes = read_bytes(kData / "outermost-x86_64.o");
+  const SectionPlace eh = section_place(bytes, ".eh_frame");
   ASSERT_EQ(std::memcmp(bytes.data() + eh.offset + 9, "zR", 3), 0);
   bytes[eh.offset + 10] = 'Q';
   const Checked r = check_bytes(bytes);
@@ -462,10 +447,10 @@ TEST(ObjectCfi, UnknownAugmentationLeavesTheComparisonNotRun) {
 // Every byte of the named sections of a file set to 0, 0xff and flipped,
 // each mutant checked: how many had an SFrame section to check.
 size_t check_byte_mutants(const fs::path& file, std::initializer_list<const char*> sections) {
-  const auto clean = bytes_of(file);
+  const auto clean = read_bytes(file);
   size_t ran = 0;
   for (const char* name : sections) {
-    const Place p = section_place(clean, name);
+    const SectionPlace p = section_place(clean, name);
     EXPECT_GT(p.size, 0u) << name;
     for (uint64_t k = 0; k < p.size; ++k)
       for (const int how : {0, 1, 2}) {

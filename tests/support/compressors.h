@@ -9,6 +9,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -166,5 +167,29 @@ inline Bytes xz_of_zero_elf(uint64_t size) {
   return result;
 }
 
+// `n` zero bytes through zlib (a raw zlib stream, as in an SHF_COMPRESSED
+// section), streamed: a section bomb's payload, about n / 1000 bytes.
+inline Bytes zlib_of_zeros(uint64_t n) {
+  z_stream z{};
+  if (deflateInit(&z, 9) != Z_OK) return {};
+  Bytes out, zeros(1 << 20, 0), chunk(1 << 16);
+  for (uint64_t left = n;;) {
+    const uint64_t take = std::min<uint64_t>(left, zeros.size());
+    z.next_in = zeros.data();
+    z.avail_in = static_cast<uInt>(take);
+    left -= take;
+    const int flush = left ? Z_NO_FLUSH : Z_FINISH;
+    int status;
+    do {
+      z.next_out = chunk.data();
+      z.avail_out = static_cast<uInt>(chunk.size());
+      status = deflate(&z, flush);
+      out.insert(out.end(), chunk.data(), chunk.data() + (chunk.size() - z.avail_out));
+    } while (z.avail_out == 0);
+    if (status == Z_STREAM_END || status < 0) break;
+  }
+  deflateEnd(&z);
+  return out;
+}
 
 }  // namespace elfmeta::testing::compressors

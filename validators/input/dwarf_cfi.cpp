@@ -372,6 +372,10 @@ std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a, std::string* why) {
     reason = "the file has no .eh_frame or .debug_frame to read";
     return nullptr;
   }
+  if (debug && (debug->flags & SHF_COMPRESSED)) {
+    reason = ".debug_frame is compressed (not expanded here)";
+    return nullptr;
+  }
   const auto regs = cfi_registers(a.machine);
   if (!regs) {
     reason = "its machine's CFI registers are not known";
@@ -389,10 +393,6 @@ std::unique_ptr<DwarfCfi> DwarfCfi::open(const Artifact& a, std::string* why) {
         return nullptr;
       }
     }
-  }
-  if (debug && (debug->flags & SHF_COMPRESSED)) {
-    reason = ".debug_frame is compressed (not expanded here)";
-    return nullptr;
   }
   if (debug && !hide_other_debug_sections(a, c->image_)) {
     reason = "the section headers cannot be read";
