@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
@@ -127,25 +128,131 @@ bool members_aligned(const struct btf* btf) {
   return true;
 }
 
-// Whether every struct and union is under 1 MiB, with its members in it:
-// btf_dump writes a line of padding per 64 bits of a gap (`long: 64;`), so
-// a member 4 GiB in is 67 million lines, a timeout rather than a finding.
-bool layouts_small(const struct btf* btf) {
-  constexpr __u32 kMaxBytes = 1u << 20;
-  const __u32 n = btf__type_cnt(btf);
-  for (__u32 id = 1; id < n; ++id) {
-    const struct btf_type* t = btf__type_by_id(btf, id);
-    const __u32 info = word(t, 1);
-    const __u32 kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
-    const bool bitfields = (info >> 31) != 0;
-    if (kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION) continue;
-    if (word(t, 2) > kMaxBytes) return false;
-    for (__u32 i = 0; i < vlen; ++i) {
-      const __u32 offset = word(t, 3 + 3 * i + 2);
-      if ((bitfields ? offset & 0xffffff : offset) / 8 > kMaxBytes) return false;
+// What btf_dump__dump_type does with each type, estimated over a graph
+// walk_ends(Dump) found acyclic, in two figures:
+// - `depth`: how high btf_dump's shared declaration stack grows.
+//   btf_dump_emit_type_decl pushes a declarator chain (pointers, modifiers,
+//   arrays, prototypes, down to a named type) and walks it through a view
+//   into that stack, while what the chain emits inline (an anonymous
+//   struct's members, a prototype's parameters) pushes on top of it. A push
+//   past the stack's capacity (16, then x1.5) reallocates it under the view:
+//   a use after free (regress/known-bugs/libbpf-1.7/
+//   dump-nested-anonymous-decl-stack, legal C through pahole or clang). No
+//   growth past the first 16 entries, no reallocation under a view.
+// - `lines`: lines of padding written. btf_dump_emit_bit_padding writes a
+//   `long: 64;` per 64 bits of a gap, and an anonymous struct is emitted
+//   again wherever it is referred to, so a few small types can make
+//   millions of lines: a timeout rather than a finding.
+// Each figure saturates; both over-estimate (every type counted as dumped
+// on its own).
+struct DumpCost {
+  uint64_t depth = 0, lines = 0;
+};
+
+class DumpEstimate {
+ public:
+  explicit DumpEstimate(const struct btf* btf)
+      : btf_(btf), n_(btf__type_cnt(btf)), decl_(n_), body_(n_), known_decl_(n_), known_body_(n_) {}
+
+  DumpCost whole() {
+    DumpCost all;
+    for (__u32 id = 1; id < n_; ++id) {
+      const struct btf_type* t = btf__type_by_id(btf_, id);
+      const __u32 kind = (word(t, 1) >> 24) & 0x1f;
+      add(all, decl(id));
+      if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION) add(all, body(id));
+      if (kind == BTF_KIND_TYPEDEF && word(t, 2) < n_) add(all, decl(word(t, 2)));
     }
+    return all;
   }
-  return true;
+
+ private:
+  static constexpr uint64_t kSaturated = uint64_t(1) << 40;
+  static uint64_t sum(uint64_t a, uint64_t b) { return std::min(kSaturated, a + b); }
+  static void add(DumpCost& into, const DumpCost& c) {
+    into.depth = std::max(into.depth, c.depth);
+    into.lines = sum(into.lines, c.lines);
+  }
+
+  // btf_dump_emit_type_decl(id): the chain's length, then the highest of
+  // what it emits inline on top of the whole chain.
+  DumpCost decl(__u32 id) {
+    if (known_decl_[id]) return decl_[id];
+    uint64_t chain = 0;
+    DumpCost inner;
+    for (__u32 at = id, steps = 0; steps < n_; ++steps) {
+      ++chain;
+      if (at == 0 || at >= n_) break;
+      const struct btf_type* t = btf__type_by_id(btf_, at);
+      const __u32 info = word(t, 1), kind = (info >> 24) & 0x1f, vlen = info & 0xffff;
+      if (kind == BTF_KIND_FUNC_PROTO) {
+        for (__u32 i = 0; i < vlen; ++i) {
+          const __u32 param = word(t, 3 + 2 * i + 1);
+          if (i == vlen - 1 && param == 0) break;  // varargs
+          if (param < n_) add(inner, decl(param));
+        }
+      }
+      if (kind == BTF_KIND_PTR || kind == BTF_KIND_CONST || kind == BTF_KIND_VOLATILE || kind == BTF_KIND_RESTRICT ||
+          kind == BTF_KIND_TYPE_TAG || kind == BTF_KIND_FUNC_PROTO) {
+        at = word(t, 2);
+      } else if (kind == BTF_KIND_ARRAY) {
+        at = word(t, 3);
+      } else {
+        if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION) && word(t, 0) == 0) add(inner, body(at));
+        break;
+      }
+    }
+    known_decl_[id] = true;
+    return decl_[id] = {sum(chain, inner.depth), inner.lines};
+  }
+
+  // btf_dump_emit_struct_def(id): each member declared at the stack's
+  // current height, and padding up to each member and to the end, by 64
+  // bits (a few lines more where it first aligns). Bit offsets as libbpf
+  // keeps them, in int: a member resolving to gigabytes wraps the offset
+  // after it below zero, and the padding from there to the end is billions
+  // of bits.
+  DumpCost body(__u32 id) {
+    if (known_body_[id]) return body_[id];
+    const struct btf_type* t = btf__type_by_id(btf_, id);
+    const __u32 info = word(t, 1), vlen = info & 0xffff;
+    const bool bitfields = (info >> 31) != 0;
+    const auto as_int = [](uint64_t bits) { return static_cast<int32_t>(static_cast<uint32_t>(bits)); };
+    DumpCost c;
+    const auto pad = [&](int32_t from, int32_t to) {
+      if (from < to) c.lines = sum(c.lines, uint64_t(int64_t(to) - from) / 64 + 12);
+    };
+    int32_t off = 0;
+    for (__u32 i = 0; i < vlen; ++i) {
+      const __u32 type = word(t, 3 + 3 * i + 1), offset = word(t, 3 + 3 * i + 2);
+      const int32_t member_off = as_int(bitfields ? offset & 0xffffff : offset);
+      const __u32 bitfield_size = bitfields ? offset >> 24 : 0;
+      pad(off, member_off);
+      if (type < n_) add(c, decl(type));
+      if (bitfield_size) {
+        off = as_int(uint64_t(uint32_t(member_off)) + bitfield_size);
+      } else {
+        const uint32_t size = static_cast<uint32_t>(std::max<int64_t>(0, btf__resolve_size(btf_, type)));
+        off = as_int(uint64_t(uint32_t(member_off)) + uint64_t(size) * 8);
+      }
+    }
+    if (((info >> 24) & 0x1f) == BTF_KIND_STRUCT) pad(off, as_int(uint64_t(word(t, 2)) * 8));
+    known_body_[id] = true;
+    return body_[id] = c;
+  }
+
+  const struct btf* btf_;
+  const __u32 n_;
+  std::vector<DumpCost> decl_, body_;
+  std::vector<bool> known_decl_, known_body_;
+};
+
+// Dumps stay within the declaration stack's first allocation and a quarter
+// of a million lines of padding.
+bool dump_is_safe_and_short(const struct btf* btf) {
+  constexpr uint64_t kFirstStackCapacity = 16, kMaxPaddingLines = uint64_t(1) << 18;
+  const DumpCost cost = DumpEstimate(btf).whole();
+  return cost.depth <= kFirstStackCapacity && cost.lines <= kMaxPaddingLines;
 }
 
 // Per type: its name, size, alignment, the type behind its modifiers, a
@@ -165,8 +272,9 @@ void walk(struct btf* btf) {
   const bool align_of = walk_ends(btf, Walk::AlignOf), resolve = walk_ends(btf, Walk::Resolve);
   // btf_dump only on acyclic graphs (its ordering and its inline emission
   // recurse along cycles: regress/known-bugs/libbpf-1.7/dump-*), whose
-  // alignments are all known and whose layouts are small.
-  const bool dumps = align_of && walk_ends(btf, Walk::Dump) && members_aligned(btf) && layouts_small(btf);
+  // alignments are all known, whose declarations do not outgrow btf_dump's
+  // stack and whose padding is short.
+  const bool dumps = align_of && walk_ends(btf, Walk::Dump) && members_aligned(btf) && dump_is_safe_and_short(btf);
   struct btf_dump* dump = dumps ? btf_dump__new(btf, discard, nullptr, nullptr) : nullptr;
   if (libbpf_get_error(dump)) dump = nullptr;
   for (__u32 id = 1; id < n; ++id) {
