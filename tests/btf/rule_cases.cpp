@@ -867,6 +867,15 @@ std::vector<RuleCase> make_cases() {
                          const uint32_t proto = b.add_func_proto(1, {});
                          b.add_func("f", twin ? proto : 1);
                        }), kLibbpf, nullptr, {"BTF-FUNC-004"}).on_libbpf({1, 3}));
+  // struct outer { struct { int **...* deep; } *inner; }: the stack holds
+  // PTR and the anonymous STRUCT, then the member's pointers and int on top
+  // (libbpf 1.7 under ASan: a use after free with 14 pointers, clean with 13).
+  c.push_back(RuleCase("BTF-LIBBPF-018", edited([](BtfBuilder& b, bool twin) {
+                         uint32_t deep = 1;
+                         for (int i = 0; i < (twin ? 13 : 14); ++i) deep = b.add_ptr(deep);
+                         const uint32_t anonymous = b.add_struct("", 8, {{"deep", deep, 0}});
+                         b.add_struct("outer", 8, {{"inner", b.add_ptr(anonymous), 0}});
+                       }), kLibbpf).on_libbpf({1, 7}));
   return c;
 }
 

@@ -1002,6 +1002,24 @@ const Rule LIBBPF_017{"BTF-LIBBPF-017", Severity::Error, kLib, "FUNC not pointin
                       "libbpf 1.3", "referenced type is not FUNC_PROTO",
                       "libbpf 1.3: FUNC f whose type is [1] int, not a FUNC_PROTO."};
 
+// What libbpf's tools do with what btf__new accepted
+// (validators/btf/libbpf_dump_stack.cpp).
+const Rule LIBBPF_018{"BTF-LIBBPF-018", Severity::Warning, kLib,
+                      "declarations nest past btf_dump's first 16 stack entries under a view it reads again",
+                      "libbpf's btf_dump (`bpftool btf dump file F format c`, which writes vmlinux.h) walks a "
+                      "declarator chain (pointers, modifiers, arrays, prototypes) through a view into a stack it "
+                      "shares with what it emits inline inside the chain: anonymous structs and unions, and "
+                      "prototype parameters. When these push the stack past its first 16 entries it is "
+                      "reallocated, and a chain that is read again after an anonymous struct it emitted (the "
+                      "`*p` of `struct { ... } *p`) reads freed memory (a heap-use-after-free under ASan; with "
+                      "glibc mostly unnoticed, as realloc often grows the block in place). Valid BTF of legal C "
+                      "triggers it: eight anonymous structs nested behind pointers, from gcc 16 and pahole 1.32 "
+                      "(regress/known-bugs/libbpf-1.7); libbpf's newest source has the same code. No real "
+                      "kernel's BTF comes near: keep inline declarations shallower, or name the structs.",
+                      "libbpf 1.0", "",
+                      "libbpf 1.7: STRUCT outer { inner: PTR to an anonymous STRUCT { deep: 14 PTRs to int } }: "
+                      "the stack reaches 17 entries (13 PTRs: 16, clean)."};
+
 namespace {
 constexpr const Rule* kTable[] = {
     &HDR_001, &HDR_002, &HDR_003, &HDR_004, &HDR_005, &HDR_006, &HDR_007, &HDR_008, &HDR_009,
@@ -1030,7 +1048,7 @@ constexpr const Rule* kTable[] = {
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
     &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,
     &LIBBPF_009, &LIBBPF_010, &LIBBPF_011, &LIBBPF_012, &LIBBPF_013, &LIBBPF_014, &LIBBPF_015, &LIBBPF_016,
-    &LIBBPF_017,
+    &LIBBPF_017, &LIBBPF_018,
 };
 }  // namespace
 

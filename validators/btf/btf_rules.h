@@ -46,5 +46,7 @@ extern const Rule VER_001, VER_002, VER_003, VER_004, VER_005, VER_006, VER_007,
 extern const Rule LIBBPF_001, LIBBPF_002, LIBBPF_003, LIBBPF_004, LIBBPF_005, LIBBPF_006, LIBBPF_007,
     LIBBPF_008, LIBBPF_009, LIBBPF_010, LIBBPF_011, LIBBPF_012, LIBBPF_013, LIBBPF_014, LIBBPF_015,
     LIBBPF_016, LIBBPF_017;
+// What libbpf's tools do with BTF libbpf accepts (--libbpf).
+extern const Rule LIBBPF_018;
 
 }  // namespace elfmeta::btf::rules

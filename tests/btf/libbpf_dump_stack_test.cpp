@@ -1,0 +1,147 @@
+// BTF-LIBBPF-018 (validators/btf/libbpf_dump_stack.cpp): btf_dump's
+// declaration stack past its first 16 entries. The boundary was measured on
+// libbpf 1.7 under ASan (regress/known-bugs/libbpf-1.7): the rule case's 14
+// pointers read freed memory, 13 do not.
+#include "btf/libbpf_dump_stack.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "btf/verifier.h"
+#include "core/diagnostic.h"
+#include "input/artifact.h"
+#include "synth/btf_builder.h"
+#include "tests/support/elf_file_edit.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using synth::BtfBuilder;
+
+std::vector<Diagnostic> stack_findings(std::span<const uint8_t> blob) {
+  DiagnosticList list;
+  btf::CheckOptions options;
+  options.consumer = kLibbpf;
+  options.libbpf = {1, 7};
+  btf::check_btf(blob, nullptr, options, "case", ".BTF", list);
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : list.items())
+    if (d.rule && d.rule->id == "BTF-LIBBPF-018") out.push_back(d);
+  return out;
+}
+
+// `levels` anonymous structs, each behind a pointer in the one around it,
+// in struct s: `struct s { struct { struct { ... int x; } *a; ... } *h; }`.
+std::vector<uint8_t> nested_anonymous(int levels) {
+  BtfBuilder b;
+  uint32_t inner = b.add_struct("", 4, {{"x", b.add_int("int", 4, 32, 1), 0}});
+  for (int i = 1; i < levels; ++i) inner = b.add_struct("", 8, {{"a", b.add_ptr(inner), 0}});
+  b.add_struct("s", 8, {{"h", b.add_ptr(inner), 0}});
+  return b.build();
+}
+
+// The C of regress/known-bugs/libbpf-1.7/dump-nested-anonymous-decl-stack.c,
+// compiled by sid's gcc 16 and converted by pahole 1.32: eight levels, of
+// which each holds its PTR and STRUCT on the stack (16), and int x is the
+// 17th. One finding, at struct s.
+TEST(BtfDumpStack, RealProducersNestedAnonymousStructs) {
+  const fs::path file =
+      fs::path(ELFMETA_SOURCE_DIR) / "regress" / "known-bugs" / "libbpf-1.7" / "dump-nested-anonymous-decl-stack";
+  const std::vector<uint8_t> blob = read_bytes(file);
+  ASSERT_FALSE(blob.empty()) << file;
+  const auto found = stack_findings(blob);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("struct s:"), std::string::npos) << found[0].message;
+  EXPECT_EQ(found[0].severity, Severity::Warning);
+}
+
+// The same shape from our builder at each depth: past the stack from eight
+// levels on, not before.
+TEST(BtfDumpStack, NestingDepthBoundary) {
+  EXPECT_EQ(stack_findings(nested_anonymous(7)).size(), 0u);
+  EXPECT_EQ(stack_findings(nested_anonymous(8)).size(), 1u);
+  EXPECT_EQ(stack_findings(nested_anonymous(9)).size(), 1u);
+}
+
+// A prototype's parameters are declared on top of the whole chain that
+// holds it, but the chain is not read after them: in a named struct a deep
+// parameter reallocates the stack harmlessly (libbpf 1.7 under ASan: clean
+// with 13 pointers, 17 entries). Inside `struct { void (*cb)(...); } *p`
+// the outer declarator (*p) is read after the anonymous struct: 11 pointers
+// there read freed memory, 10 do not (PTR and STRUCT, PTR, FUNC_PROTO and
+// void, then the pointers and int: 16 with 10).
+TEST(BtfDumpStack, PrototypeParametersCountOnlyUnderAnExposedView) {
+  const auto callback = [](BtfBuilder& b, int pointers) {
+    uint32_t deep = b.add_int("int", 4, 32, 1);
+    for (int i = 0; i < pointers; ++i) deep = b.add_ptr(deep);
+    return b.add_ptr(b.add_func_proto(0, {{"arg", deep}}));
+  };
+  {
+    BtfBuilder b;
+    b.add_struct("ops", 8, {{"callback", callback(b, 13), 0}});
+    EXPECT_EQ(stack_findings(b.build()).size(), 0u);
+  }
+  for (const int pointers : {10, 11}) {
+    BtfBuilder b;
+    const uint32_t anonymous = b.add_struct("", 8, {{"cb", callback(b, pointers), 0}});
+    b.add_struct("s", 8, {{"p", b.add_ptr(anonymous), 0}});
+    EXPECT_EQ(stack_findings(b.build()).size(), pointers == 11 ? 1u : 0u) << pointers;
+  }
+}
+
+// An anonymous struct declared as a member itself (no pointer before it)
+// leaves no view to read afterwards: 21 entries inside it are clean on
+// libbpf 1.7 under ASan, and are not reported.
+TEST(BtfDumpStack, AnonymousMemberWithoutDeclaratorIsNotExposed) {
+  BtfBuilder b;
+  uint32_t deep = b.add_int("int", 4, 32, 1);
+  for (int i = 0; i < 20; ++i) deep = b.add_ptr(deep);
+  b.add_struct("s", 8, {{"a", b.add_struct("", 8, {{"x", deep, 0}}), 0}});
+  EXPECT_EQ(stack_findings(b.build()).size(), 0u);
+}
+
+// A typedef's declaration is checked as its target's, on an empty stack.
+TEST(BtfDumpStack, TypedefOfADeepDeclaration) {
+  BtfBuilder b;
+  uint32_t inner = b.add_struct("", 4, {{"x", b.add_int("int", 4, 32, 1), 0}});
+  for (int i = 1; i < 8; ++i) inner = b.add_struct("", 8, {{"a", b.add_ptr(inner), 0}});
+  b.add_typedef("deep_t", b.add_ptr(inner));
+  const auto found = stack_findings(b.build());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("deep_t"), std::string::npos) << found[0].message;
+}
+
+// An anonymous struct reached again from inside itself is emitted without
+// end (regress/known-bugs/libbpf-1.7/dump-anonymous-struct-recursion): past
+// any stack, and the walk ends.
+TEST(BtfDumpStack, InlineCycleIsPastTheStack) {
+  BtfBuilder b;
+  b.add_int("int", 4, 32, 1);
+  const uint32_t self = b.next_id();
+  b.add_struct("", 8, {{"next", self + 1, 0}});
+  b.add_ptr(self);
+  b.add_struct("list", 8, {{"head", self + 1, 0}});
+  EXPECT_EQ(stack_findings(b.build()).size(), 1u);
+}
+
+// The nesting is the input's: 30,000 levels are walked without recursion
+// (and reported once, at the outermost named struct).
+TEST(BtfDumpStack, DeepNestingIsWalkedIteratively) {
+  EXPECT_EQ(stack_findings(nested_anonymous(30000)).size(), 1u);
+}
+
+// No kernel comes near: the running kernel's BTF, checked as libbpf 1.7
+// would read it, has no finding (its btf_dump under ASan is clean too).
+TEST(BtfDumpStack, RunningKernelIsClean) {
+  const auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  if (!vmlinux.artifact) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux";
+  EXPECT_EQ(stack_findings(vmlinux.artifact->raw).size(), 0u);
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
