@@ -110,14 +110,17 @@ class DumpStackHeights {
     const uint32_t id = static_cast<uint32_t>(n / kQuestions);
     const TypeRef t = btf_.type(id);
     switch (static_cast<Question>(n % kQuestions)) {
+      // References past the last type are skipped: libbpf before 1.3
+      // accepts them (its btf_dump then follows a null record).
       case kBody:
-        for (uint32_t i = 0; i < t.vlen(); ++i) children.push_back(node(member_at(t, i).type, kDecl));
+        for (uint32_t i = 0; i < t.vlen(); ++i)
+          if (const uint32_t type = member_at(t, i).type; btf_.has_type(type)) children.push_back(node(type, kDecl));
         return 0;
       case kParams:
         for (uint32_t i = 0; i < t.vlen(); ++i) {
           const uint32_t type = param_at(t, i).type;
           if (i + 1 == t.vlen() && type == 0) break;  // varargs: "..."
-          children.push_back(node(type, kDecl));
+          if (btf_.has_type(type)) children.push_back(node(type, kDecl));
         }
         return 0;
       default:
