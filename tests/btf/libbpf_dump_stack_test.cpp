@@ -129,6 +129,19 @@ TEST(BtfDumpStack, InlineCycleIsPastTheStack) {
   EXPECT_EQ(stack_findings(b.build()).size(), 1u);
 }
 
+// A prototype whose parameter points back at it recurses without end in
+// btf_dump (regress/known-bugs/libbpf-1.7/dump-pointer-prototype-cycle),
+// but no view is read again on the way: not this rule's finding.
+TEST(BtfDumpStack, PrototypeCycleIsNotExposed) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t proto = b.next_id();
+  b.add_func_proto(int_id, {{"self", proto + 1}});
+  b.add_ptr(proto);
+  b.add_struct("ops", 8, {{"cb", proto + 1, 0}});
+  EXPECT_EQ(stack_findings(b.build()).size(), 0u);
+}
+
 // The nesting is the input's: 30,000 levels are walked without recursion
 // (and reported once, at the outermost named struct).
 TEST(BtfDumpStack, DeepNestingIsWalkedIteratively) {
