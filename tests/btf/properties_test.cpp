@@ -116,6 +116,18 @@ RC_GTEST_PROP(BtfProperty, EachRuleMutatorFiresExactlyItsRule, ()) {
     std::set<std::string> allowed{std::string(c.rule)};
     for (auto also : c.also) allowed.insert(std::string(also));
     const BtfBuilder& ctx = c.kernel < btf::kDefaultRelease ? old_context : context;
+    if (c.consumer == kLibbpf) {
+      // What the graph fires on its own as libbpf reads it: BTF-LIBBPF-018
+      // judges the declarations of the whole blob, and a random graph may
+      // nest deep enough (a TYPE_TAG'd pointer to an anonymous union whose
+      // member is a function pointer). Where the graph fires the case's own
+      // rule, the twin cannot be judged in it.
+      RuleCase alone = c;
+      alone.make_in = [](bool, const BtfBuilder& graph) { return graph.build(); };
+      const Outcome graph_alone = run_case(alone, false, ctx);
+      if (graph_alone.rules.count(std::string(c.rule))) continue;
+      allowed.insert(graph_alone.rules.begin(), graph_alone.rules.end());
+    }
     const Outcome trigger = run_case(c, false, ctx);
     if (!trigger.rules.count(std::string(c.rule))) failures += std::string(c.rule) + " did not fire:\n" + trigger.listing;
     for (const auto& r : trigger.rules)
