@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "btf/verifier.h"
 #include "core/diagnostic.h"
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
+#include "tests/btf/libbpf_rule_findings.h"
 #include "tests/support/elf_file_edit.h"
 
 namespace elfmeta::testing {
@@ -24,15 +24,7 @@ namespace fs = std::filesystem;
 using synth::BtfBuilder;
 
 std::vector<Diagnostic> stack_findings(std::span<const uint8_t> blob, btf::Release libbpf = {1, 7}) {
-  DiagnosticList list;
-  btf::CheckOptions options;
-  options.consumer = kLibbpf;
-  options.libbpf = libbpf;
-  btf::check_btf(blob, nullptr, options, "case", ".BTF", list);
-  std::vector<Diagnostic> out;
-  for (const Diagnostic& d : list.items())
-    if (d.rule && d.rule->id == "BTF-LIBBPF-018") out.push_back(d);
-  return out;
+  return libbpf_rule_findings(blob, "BTF-LIBBPF-018", libbpf);
 }
 
 // `levels` anonymous structs, each behind a pointer in the one around it,

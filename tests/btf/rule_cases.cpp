@@ -876,6 +876,14 @@ std::vector<RuleCase> make_cases() {
                          const uint32_t anonymous = b.add_struct("", 8, {{"deep", deep, 0}});
                          b.add_struct("outer", 8, {{"inner", b.add_ptr(anonymous), 0}});
                        }), kLibbpf).on_libbpf({1, 7}));
+  // int (*)(int (*)(...)): a prototype whose parameter points back at it,
+  // which the kernel accepts and btf_dump orders without end (sid's bpftool
+  // 7.8: SIGSEGV); the twin's parameter points at int.
+  c.push_back(RuleCase("BTF-LIBBPF-019", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t proto = b.next_id();
+                         b.add_func_proto(1, {{"self", twin ? 1 : proto + 1}});
+                         b.add_ptr(proto);
+                       }), kLibbpf).on_libbpf({1, 7}));
   return c;
 }
 

@@ -48,4 +48,16 @@ inline Location bounded_type_location(const Btf* btf, uint32_t id, std::string a
   return loc;
 }
 
+// "12 STRUCT 'name'" ("void" for 0), for messages that name the types on a
+// path.
+inline std::string type_label(const Btf& btf, uint32_t id) {
+  if (id == 0) return "void";
+  if (!btf.has_type(id)) return "<type " + std::to_string(id) + ">";
+  const TypeRef t = btf.type(id);
+  std::string s = std::to_string(id) + " " + std::string(kind_name(t.kind()));
+  if (t.name_off() && btf.name_offset_valid(t.name_off()))
+    s += " '" + printable(bounded_name(btf, t.name_off(), kPrintedName)) + "'";
+  return s;
+}
+
 }  // namespace elfmeta::btf

@@ -1003,7 +1003,7 @@ const Rule LIBBPF_017{"BTF-LIBBPF-017", Severity::Error, kLib, "FUNC not pointin
                       "libbpf 1.3: FUNC f whose type is [1] int, not a FUNC_PROTO."};
 
 // What libbpf's tools do with what btf__new accepted
-// (validators/btf/libbpf_dump_stack.cpp).
+// (validators/btf/libbpf_dump_stack.cpp, libbpf_dump_order.cpp).
 const Rule LIBBPF_018{"BTF-LIBBPF-018", Severity::Warning, kLib,
                       "declarations nest past btf_dump's first 16 stack entries under a view it reads again",
                       "libbpf's btf_dump (`bpftool btf dump file F format c`, which writes vmlinux.h) walks a "
@@ -1019,6 +1019,19 @@ const Rule LIBBPF_018{"BTF-LIBBPF-018", Severity::Warning, kLib,
                       "libbpf 1.0", "",
                       "libbpf 1.7: STRUCT outer { inner: PTR to an anonymous STRUCT { deep: 14 PTRs to int } }: "
                       "the stack reaches 17 entries (13 PTRs: 16, clean)."};
+const Rule LIBBPF_019{"BTF-LIBBPF-019", Severity::Warning, kLib,
+                      "reference cycle btf_dump's ordering follows without end",
+                      "Before it writes C, btf_dump orders the types (btf_dump_order_type), recursing along "
+                      "references. It marks a struct or union before its members, so a cycle through one ends, "
+                      "but pointers, modifiers, typedefs, arrays and prototypes are marked only once ordered. A "
+                      "cycle of those alone, which the kernel accepts when a prototype breaks it (a function "
+                      "pointer among its own parameter types), makes the recursion overflow the stack: "
+                      "`bpftool btf dump file F format c` (sid's bpftool 7.8, libbpf 1.8) dies with SIGSEGV. C "
+                      "cannot spell such a type, so a producer wrote it by mistake (a dedup that merged two "
+                      "prototypes into one that refers to itself). Reported once per type the walk closes a "
+                      "cycle on; cycles the kernel refuses are BTF-TYPE-009 too.",
+                      "libbpf 1.0", "",
+                      "libbpf 1.7: FUNC_PROTO int (p) whose parameter p is a PTR to that FUNC_PROTO."};
 
 namespace {
 constexpr const Rule* kTable[] = {
@@ -1048,7 +1061,7 @@ constexpr const Rule* kTable[] = {
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
     &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,
     &LIBBPF_009, &LIBBPF_010, &LIBBPF_011, &LIBBPF_012, &LIBBPF_013, &LIBBPF_014, &LIBBPF_015, &LIBBPF_016,
-    &LIBBPF_017, &LIBBPF_018,
+    &LIBBPF_017, &LIBBPF_018, &LIBBPF_019,
 };
 }  // namespace
 

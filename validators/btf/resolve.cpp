@@ -37,6 +37,7 @@
 #include <memory>
 #include <string>
 
+#include "btf/bounded_name.h"
 #include "btf/btf_rules.h"
 #include "btf/kind_mask.h"
 #include "btf/names.h"
@@ -298,13 +299,7 @@ class Resolver {
   void check_func_proto(uint32_t id);
   void share_func_loop(SharedFuncLoop& s);
 
-  std::string describe(uint32_t id) const {
-    if (id == 0) return "void";
-    const TypeRef t = type(id);
-    std::string s = std::to_string(id) + " " + std::string(kind_name(t.kind()));
-    if (t.name_off() && btf_.name_offset_valid(t.name_off())) s += " '" + printable(btf_.name_of(t.name_off())) + "'";
-    return s;
-  }
+  std::string describe(uint32_t id) const { return type_label(btf_, id); }
 
   SharedFuncLoop* const shared_;
   const Btf& btf_;

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "btf/bounded_name.h"
 #include "btf/btf_rules.h"
 #include "core/text.h"
 
@@ -158,13 +159,7 @@ class ReferenceResolver {
 };
 
 // "12 STRUCT 'name'", for messages. Reports nothing.
-std::string ReferenceResolver::describe(uint32_t id) const {
-  if (id == 0) return "void";
-  const TypeRef t = btf_.type(id);
-  std::string s = std::to_string(id) + " " + std::string(kind_name(t.kind()));
-  if (t.name_off() && btf_.name_offset_valid(t.name_off())) s += " '" + printable(btf_.name_of(t.name_off())) + "'";
-  return s;
-}
+std::string ReferenceResolver::describe(uint32_t id) const { return type_label(btf_, id); }
 
 bool ReferenceResolver::invalid_type_id(uint32_t from, uint32_t ref, const std::string& what, uint64_t at) {
   if (!exists(ref)) {

@@ -2,6 +2,7 @@
 
 #include "btf/check_records.h"
 #include "btf/findings.h"
+#include "btf/libbpf_dump_order.h"
 #include "btf/libbpf_dump_stack.h"
 #include "btf/libbpf_model.h"
 #include "btf/lints.h"
@@ -131,7 +132,10 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   if (!concurrent || !check_concurrently(btf, base, options, f, out))
     check_sequentially(btf, base, options, f, out, /*records_done=*/concurrent);
   // What libbpf's btf_dump would do with BTF libbpf accepts.
-  if (options.consumer == kLibbpf && f.errors() == 0 && btf.types_complete()) check_btf_dump_stack(btf, f);
+  if (options.consumer == kLibbpf && f.errors() == 0 && btf.types_complete()) {
+    check_btf_dump_order(btf, f);
+    check_btf_dump_stack(btf, f);
+  }
   // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
   if (options.lints && !f.kernel_errors() && btf.types_complete()) lint(btf, f);
   f.finish();

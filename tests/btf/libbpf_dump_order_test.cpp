@@ -1,0 +1,201 @@
+// BTF-LIBBPF-019 (validators/btf/libbpf_dump_order.cpp): reference cycles
+// btf_dump's ordering follows without end. Each shape is also handed to sid's
+// bpftool (libbpf 1.8), whose `btf dump ... format c` must die by a signal
+// exactly where the rule fires.
+#include "btf/libbpf_dump_order.h"
+
+#include <unistd.h>
+#include <csignal>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "input/artifact.h"
+#include "synth/btf_builder.h"
+#include "tests/btf/libbpf_rule_findings.h"
+#include "tests/support/elf_file_edit.h"
+#include "tests/support/toolchain_root.h"
+
+namespace elfmeta::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using synth::BtfBuilder;
+
+std::vector<Diagnostic> order_findings(std::span<const uint8_t> blob, btf::Release libbpf = {1, 7}) {
+  return libbpf_rule_findings(blob, "BTF-LIBBPF-019", libbpf);
+}
+
+struct Shape {
+  std::string name;
+  std::vector<uint8_t> blob;
+  bool cycle;  // what the rule must say, and bpftool must crash on
+};
+
+// Cycles through a prototype (the kernel accepts each), and near misses.
+std::vector<Shape> shapes() {
+  std::vector<Shape> out;
+  {  // int (*)(self): a prototype's parameter points back at it
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t proto = b.next_id();
+    b.add_func_proto(int_id, {{"self", proto + 1}});
+    b.add_ptr(proto);
+    out.push_back({"parameter-points-back", b.build(), true});
+  }
+  {  // typedef int (*T)(T): through a typedef
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t t = b.next_id();
+    b.add_typedef("T", t + 1);
+    b.add_ptr(t + 2);
+    b.add_func_proto(int_id, {{"next", t}});
+    out.push_back({"typedef", b.build(), true});
+  }
+  {  // the return type, through const and an array of pointers
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t proto = b.next_id();
+    b.add_func_proto(proto + 1, {{"x", int_id}});
+    b.add_const(proto + 2);
+    b.add_ptr(proto);
+    b.add_struct("s", 8, {{"f", proto + 2, 0}});
+    out.push_back({"return-type-in-a-struct", b.build(), true});
+  }
+  {  // an array of such pointers as a parameter
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t proto = b.next_id();
+    b.add_func_proto(int_id, {{"v", proto + 1}});
+    b.add_array(proto + 2, int_id, 2);
+    b.add_ptr(proto);
+    out.push_back({"array", b.build(), true});
+  }
+  {  // struct s { int (*cb)(struct s *); }: a named struct ends the walk
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t s = b.next_id();
+    b.add_struct("s", 8, {{"cb", s + 1, 0}});
+    b.add_ptr(s + 2);
+    b.add_func_proto(int_id, {{"self", s + 3}});
+    b.add_ptr(s);
+    out.push_back({"through-a-named-struct", b.build(), false});
+  }
+  {  // struct { int (*cb)(<that struct> *); } *p: an anonymous struct ends it
+     // too, in -ELOOP (an error, not a crash)
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t a = b.next_id();
+    b.add_struct("", 8, {{"cb", a + 1, 0}});
+    b.add_ptr(a + 2);
+    b.add_func_proto(int_id, {{"self", a + 3}});
+    b.add_ptr(a);
+    b.add_struct("s", 8, {{"p", a + 3, 0}});
+    out.push_back({"through-an-anonymous-struct", b.build(), false});
+  }
+  {  // int (*)(int (*)(int)): no cycle
+    BtfBuilder b;
+    const uint32_t int_id = b.add_int("int", 4, 32, 1);
+    const uint32_t inner = b.add_ptr(b.add_func_proto(int_id, {{"x", int_id}}));
+    b.add_typedef("outer_t", b.add_ptr(b.add_func_proto(int_id, {{"cb", inner}})));
+    out.push_back({"no-cycle", b.build(), false});
+  }
+  return out;
+}
+
+TEST(BtfDumpOrder, CyclesThroughAPrototypeAreReportedOnce) {
+  for (const Shape& s : shapes()) {
+    const auto found = order_findings(s.blob);
+    EXPECT_EQ(found.size(), s.cycle ? 1u : 0u) << s.name;
+    for (const Diagnostic& d : found) {
+      EXPECT_EQ(d.severity, Severity::Warning) << s.name;
+      EXPECT_NE(d.message.find("FUNC_PROTO"), std::string::npos) << s.name << ": " << d.message;
+    }
+  }
+}
+
+// A prototype with 300 parameters, each its own pointer back at it (issue
+// 27's diff bomb): one cycle type, one finding.
+TEST(BtfDumpOrder, ManyEdgesIntoOneCycleAreOneFinding) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t proto = b.next_id();
+  std::vector<BtfBuilder::ParamSpec> params;
+  for (uint32_t i = 0; i < 300; ++i) params.push_back({"p", proto + 1 + i});
+  b.add_func_proto(int_id, params);
+  for (uint32_t i = 0; i < 300; ++i) b.add_ptr(proto);
+  b.add_func("f", proto);
+  EXPECT_EQ(order_findings(b.build()).size(), 1u);
+}
+
+// The message names the cycle; a long one keeps its ends.
+TEST(BtfDumpOrder, LongCycleIsShortenedInTheMessage) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t proto = b.next_id();
+  b.add_func_proto(int_id, {{"p", proto + 1}});
+  for (uint32_t i = 1; i < 40; ++i) b.add_const(proto + 1 + i);
+  b.add_ptr(proto);
+  const auto found = order_findings(b.build());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("(33 more)"), std::string::npos) << found[0].message;
+  EXPECT_LT(found[0].message.size(), 600u) << found[0].message;
+}
+
+// The cycle is the input's: 100,000 pointers and modifiers are walked
+// without recursion.
+TEST(BtfDumpOrder, DeepCycleIsWalkedIteratively) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t proto = b.next_id();
+  b.add_func_proto(int_id, {{"p", proto + 1}});
+  for (uint32_t i = 1; i < 100000; ++i) b.add_volatile(proto + 1 + i);
+  b.add_ptr(proto);
+  EXPECT_EQ(order_findings(b.build()).size(), 1u);
+}
+
+// The fuzzer-made reproducer of regress/fuzz_libbpf (PTR -> FUNC_PROTO ->
+// PTR), which sid's bpftool crashes on, and the running kernel's BTF (none).
+TEST(BtfDumpOrder, ReproducerAndRunningKernel) {
+  const std::vector<uint8_t> blob =
+      read_bytes(fs::path(ELFMETA_SOURCE_DIR) / "regress" / "fuzz_libbpf" / "dump-pointer-prototype-cycle");
+  ASSERT_FALSE(blob.empty());
+  EXPECT_EQ(order_findings(blob).size(), 1u);
+  const auto vmlinux = input::open_input("/sys/kernel/btf/vmlinux");
+  if (!vmlinux.artifact) GTEST_SKIP() << "no /sys/kernel/btf/vmlinux";
+  EXPECT_EQ(order_findings(vmlinux.artifact->raw).size(), 0u);
+}
+
+// The oracle: sid's bpftool dies of its stack overflow (SIGSEGV, 139 from
+// the shell) on each shape the rule reports, and on no other (on the cycle
+// through an anonymous struct it exits 216: -ELOOP, an error it reports).
+TEST(BtfDumpOrder, BpftoolCrashesExactlyWhereReported) {
+  ELFMETA_REQUIRE_TOOLCHAIN_ROOT();
+  const std::vector<Shape> all = shapes();
+  const fs::path dir = fs::temp_directory_path() / ("elfmeta-dump-order-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const Shape& s : all) {
+    std::ofstream out(dir / (s.name + ".btf"), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(s.blob.data()), static_cast<std::streamsize>(s.blob.size()));
+  }
+  const CommandResult r = SidData::run(
+      "for f in *.btf; do timeout 20 bpftool btf dump file \"$f\" format c >/dev/null 2>&1; echo \"$f $?\"; done", dir);
+  fs::remove_all(dir);
+  ASSERT_EQ(r.status, 0) << r.output.substr(0, 2000);
+  for (const Shape& s : all) {
+    const size_t at = r.output.find(s.name + ".btf ");
+    ASSERT_NE(at, std::string::npos) << s.name << ": no bpftool status in\n" << r.output;
+    const int status = std::stoi(r.output.substr(at + s.name.size() + 5));
+    EXPECT_EQ(status == 128 + SIGSEGV, s.cycle) << s.name << ": bpftool exit status " << status;
+    EXPECT_NE(status, 124) << s.name << ": bpftool timed out";
+  }
+}
+
+}  // namespace
+}  // namespace elfmeta::testing
