@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Never loaded into the running kernel: a scan that holds a CPU in the
     // syscall for seconds to hours (BTF-FIELD-022), and an array whose field
     // count wraps 32 bits, which corrupts the stack of kernels 6.18 to 7.0
-    // (regress/known-bugs/linux-btf-repeat-fields-overflow.md).
+    // (regress/known-bugs/linux/btf-repeat-fields-count-wraps).
     if (d.rule->id == "BTF-FIELD-022") return 0;
     if (d.rule->id == "BTF-FIELD-010" && d.message.find("an array expands") != std::string::npos) return 0;
   }

@@ -135,7 +135,7 @@ TEST(SpecialFields, ArrayOfKptrPairsWhoseFieldCountWrapsIn32Bits) {
 // The same wrap in valid BTF: 9 kptrs x 477,218,589 elements of a 3.8 GB
 // array wraps to 5 in 32 bits. Fixed kernels refuse it with E2BIG (BTF-FIELD-010),
 // as elfmeta does on one thread and on two. Kernels 6.18 to 7.0 crash on it
-// (regress/known-bugs/linux-btf-repeat-fields-overflow.md): it is never
+// (regress/known-bugs/linux/btf-repeat-fields-count-wraps): it is never
 // given to the running kernel.
 TEST(SpecialFields, ValidArrayWhoseFieldCountWrapsIn32BitsIsE2big) {
   const auto blob = synth::kptr_array_repeat_wrap_valid().build();
