@@ -884,6 +884,15 @@ std::vector<RuleCase> make_cases() {
                          b.add_func_proto(1, {{"self", twin ? 1 : proto + 1}});
                          b.add_ptr(proto);
                        }), kLibbpf).on_libbpf({1, 7}));
+  // struct S { struct S (*p)[2]; }: an array's element must be complete, so
+  // btf_dump cannot declare S ahead (-ELOOP; legal Rust makes it); the twin
+  // points at S itself.
+  c.push_back(RuleCase("BTF-LIBBPF-020", edited([](BtfBuilder& b, bool twin) {
+                         const uint32_t s = b.next_id();
+                         b.add_struct("S", 8, {{"p", s + 1, 0}});
+                         b.add_ptr(twin ? s : s + 2);
+                         b.add_array(s, 1, 2);
+                       }), kLibbpf).on_libbpf({1, 7}));
   return c;
 }
 

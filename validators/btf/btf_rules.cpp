@@ -1032,6 +1032,20 @@ const Rule LIBBPF_019{"BTF-LIBBPF-019", Severity::Warning, kLib,
                       "cycle on; cycles the kernel refuses are BTF-TYPE-009 too.",
                       "libbpf 1.0", "",
                       "libbpf 1.7: FUNC_PROTO int (p) whose parameter p is a PTR to that FUNC_PROTO."};
+const Rule LIBBPF_020{"BTF-LIBBPF-020", Severity::Warning, kLib,
+                      "type cycle btf_dump cannot order: bpftool writes no C",
+                      "btf_dump orders the types so that a struct is defined before the structs that embed it, "
+                      "and a pointer lets a forward declaration do. Two things C requires defeat the pointer: an "
+                      "anonymous struct or union is defined where it is used, and an array's element type must "
+                      "be complete (`struct S (*p)[2]` needs struct S). A struct or union reached again from "
+                      "its own members otherwise, which the kernel accepts when a pointer breaks the cycle, makes "
+                      "btf_dump_order_type fail with \"unsatisfiable type cycle\" (-ELOOP): `bpftool btf dump "
+                      "file F format c` writes no C (exit 216) and no vmlinux.h can be made from the BTF. Legal "
+                      "Rust makes it: `struct Node { pair: *const [Node; 2] }` through rustc 1.97 and pahole 1.32 "
+                      "(regress/known-bugs/libbpf-1.8). Reported once per set of types the cycle joins; a cycle "
+                      "without a struct or union is BTF-LIBBPF-019's.",
+                      "libbpf 1.0", "",
+                      "libbpf 1.7: STRUCT S { p: PTR to ARRAY[2] of S }."};
 
 namespace {
 constexpr const Rule* kTable[] = {
@@ -1061,7 +1075,7 @@ constexpr const Rule* kTable[] = {
     &VER_010, &VER_011, &VER_015, &VER_016, &VER_017, &VER_018,
     &LIBBPF_001, &LIBBPF_002, &LIBBPF_003, &LIBBPF_004, &LIBBPF_005, &LIBBPF_006, &LIBBPF_007, &LIBBPF_008,
     &LIBBPF_009, &LIBBPF_010, &LIBBPF_011, &LIBBPF_012, &LIBBPF_013, &LIBBPF_014, &LIBBPF_015, &LIBBPF_016,
-    &LIBBPF_017, &LIBBPF_018, &LIBBPF_019,
+    &LIBBPF_017, &LIBBPF_018, &LIBBPF_019, &LIBBPF_020,
 };
 }  // namespace
 

@@ -47,6 +47,6 @@ extern const Rule LIBBPF_001, LIBBPF_002, LIBBPF_003, LIBBPF_004, LIBBPF_005, LI
     LIBBPF_008, LIBBPF_009, LIBBPF_010, LIBBPF_011, LIBBPF_012, LIBBPF_013, LIBBPF_014, LIBBPF_015,
     LIBBPF_016, LIBBPF_017;
 // What libbpf's tools do with BTF libbpf accepts (--libbpf).
-extern const Rule LIBBPF_018, LIBBPF_019;
+extern const Rule LIBBPF_018, LIBBPF_019, LIBBPF_020;
 
 }  // namespace elfmeta::btf::rules

@@ -1,7 +1,9 @@
 #include "btf/libbpf_dump_order.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "btf/bounded_name.h"
@@ -49,6 +51,143 @@ std::string cycle_text(const Btf& btf, const std::vector<uint32_t>& path, size_t
     s += type_label(btf, path[i]) + " -> ";
   }
   return s + type_label(btf, path[from]);
+}
+
+// btf_dump_order_type(id, through_ptr) as a state of a graph, 2 * local + through_ptr:
+// its successors are the calls it makes before it marks the type ORDERED.
+// A pointer passes through_ptr = true, an array (whose element C must
+// complete) and a struct's members false, the others pass theirs on. A named
+// struct or union reached through a pointer returns at once (a forward
+// declaration will do); reached again while its members are ordered in any
+// other state it is an "unsatisfiable type cycle" (-ELOOP).
+class OrderingStates {
+ public:
+  explicit OrderingStates(const Btf& btf) : btf_(btf), first_(btf.first_id()) {}
+
+  size_t count() const { return size_t(btf_.own_count()) * 2; }
+  uint32_t id_of(size_t state) const { return first_ + static_cast<uint32_t>(state / 2); }
+  bool aggregate(size_t state) const { return is_aggregate(btf_.type(id_of(state)).kind()); }
+
+  void successors(size_t state, std::vector<size_t>& out) const {
+    out.clear();
+    const TypeRef t = btf_.type(id_of(state));
+    const bool through_ptr = state % 2;
+    switch (t.kind()) {
+      case kPtr:
+        add(t.type(), true, out);
+        return;
+      case kConst: case kVolatile: case kRestrict: case kTypeTag: case kTypedef:
+        add(t.type(), through_ptr, out);
+        return;
+      case kArray:
+        add(t.payload(0), false, out);
+        return;
+      case kFuncProto:
+        add(t.type(), through_ptr, out);
+        for (uint32_t i = 0; i < t.vlen(); ++i) add(param_at(t, i).type, through_ptr, out);
+        return;
+      case kStruct: case kUnion:
+        if (through_ptr && t.name_off() != 0) return;
+        for (uint32_t i = 0; i < t.vlen(); ++i) add(member_at(t, i).type, false, out);
+        return;
+      default:
+        return;
+    }
+  }
+
+ private:
+  void add(uint32_t id, bool through_ptr, std::vector<size_t>& out) const {
+    if (btf_.is_own(id)) out.push_back(size_t(id - first_) * 2 + through_ptr);  // void and base types end it
+  }
+
+  const Btf& btf_;
+  const uint32_t first_;
+};
+
+// The strongly connected sets of states (Tarjan's algorithm, iteratively:
+// the nesting is the input's), each as its states; sets of one state
+// without an edge to itself are left out.
+std::vector<std::vector<size_t>> cyclic_components(const OrderingStates& g) {
+  constexpr size_t kUnseen = SIZE_MAX;
+  const size_t n = g.count();
+  std::vector<size_t> index(n, kUnseen), low(n, 0);
+  std::vector<bool> on_stack(n, false);
+  std::vector<size_t> stack;
+  struct Frame {
+    size_t state;
+    std::vector<size_t> next;
+    size_t at = 0;
+  };
+  std::vector<Frame> calls;
+  std::vector<std::vector<size_t>> out;
+  size_t counter = 0;
+  auto enter = [&](size_t v) {
+    index[v] = low[v] = counter++;
+    stack.push_back(v);
+    on_stack[v] = true;
+    Frame frame{v, {}};
+    g.successors(v, frame.next);
+    calls.push_back(std::move(frame));
+  };
+  for (size_t root = 0; root < n; ++root) {
+    if (index[root] != kUnseen) continue;
+    enter(root);
+    while (!calls.empty()) {
+      Frame& top = calls.back();
+      if (top.at < top.next.size()) {
+        const size_t w = top.next[top.at++];
+        if (index[w] == kUnseen) {
+          enter(w);
+        } else if (on_stack[w]) {
+          low[top.state] = std::min(low[top.state], index[w]);
+        }
+        continue;
+      }
+      const size_t v = top.state;
+      bool self_edge = false;
+      for (const size_t w : top.next) self_edge |= w == v;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().state] = std::min(low[calls.back().state], low[v]);
+      if (low[v] != index[v]) continue;
+      std::vector<size_t> component;
+      size_t w;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        on_stack[w] = false;
+        component.push_back(w);
+      } while (w != v);
+      if (component.size() > 1 || self_edge) out.push_back(std::move(component));
+    }
+  }
+  return out;
+}
+
+// A shortest cycle from `start` back to it inside its component, as ids.
+std::vector<uint32_t> cycle_through(const OrderingStates& g, const std::vector<size_t>& component, size_t start) {
+  std::unordered_map<size_t, size_t> parent;  // state -> the state it was reached from
+  for (const size_t s : component) parent.emplace(s, SIZE_MAX);
+  std::vector<size_t> queue{start}, next;
+  size_t end = SIZE_MAX;
+  for (size_t head = 0; head < queue.size() && end == SIZE_MAX; ++head) {
+    g.successors(queue[head], next);
+    for (const size_t w : next) {
+      auto it = parent.find(w);
+      if (it == parent.end()) continue;  // outside the component
+      if (w == start) {
+        end = queue[head];
+        break;
+      }
+      if (it->second != SIZE_MAX) continue;
+      it->second = queue[head];
+      queue.push_back(w);
+    }
+  }
+  std::vector<uint32_t> ids;
+  for (size_t s = end; s != SIZE_MAX && s != start; s = parent.at(s)) ids.push_back(g.id_of(s));
+  ids.push_back(g.id_of(start));
+  std::reverse(ids.begin(), ids.end());
+  return ids;
 }
 
 }  // namespace
@@ -99,6 +238,19 @@ void check_btf_dump_order(const Btf& btf, Findings& f) {
         s = kReported;  // once per type, however many edges close on it
       }
     }
+  }
+  // The -ELOOP cycles: a component of ordering states that holds a struct or
+  // union, reported once, at its first such type.
+  const OrderingStates states(btf);
+  for (const std::vector<size_t>& component : cyclic_components(states)) {
+    size_t at = SIZE_MAX;
+    for (const size_t s : component)
+      if (states.aggregate(s) && (at == SIZE_MAX || s < at)) at = s;
+    if (at == SIZE_MAX) continue;  // pointers, modifiers and prototypes only: BTF-LIBBPF-019's
+    const std::vector<uint32_t> cycle = cycle_through(states, component, at);
+    f.at_type(rules::LIBBPF_020, states.id_of(at),
+              "type cycle btf_dump cannot order: " + cycle_text(btf, cycle, 0) +
+                  "; it stops with \"unsatisfiable type cycle\" (-ELOOP) and writes no C");
   }
 }
 
