@@ -12,27 +12,44 @@
 namespace elfmeta::btf {
 namespace {
 
-// The references btf_dump_order_type follows from `t` without having marked
-// it first: a pointer's, a modifier's or a typedef's target, an array's
-// element type, a prototype's return and parameter types. A struct or union
-// is marked ORDERING before its members are ordered (a cycle through one
-// ends in -ELOOP, an error, or at a forward declaration); other kinds end
-// the walk.
-void unmarked_references(const TypeRef& t, std::vector<uint32_t>& out) {
+// The calls btf_dump_order_type(id, through_ptr) makes for `t` before it
+// marks it ORDERED, as call(id, through_ptr): a pointer passes through_ptr =
+// true, an array (whose element C must complete) and a struct's members
+// false, modifiers, typedefs and a prototype's return and parameter types
+// pass theirs on. A named struct or union reached through a pointer returns
+// at once (a forward declaration will do). Both rules walk these edges.
+template <typename Call>
+void ordering_calls(const TypeRef& t, bool through_ptr, Call&& call) {
   switch (t.kind()) {
-    case kPtr: case kConst: case kVolatile: case kRestrict: case kTypeTag: case kTypedef:
-      out.push_back(t.type());
+    case kPtr:
+      call(t.type(), true);
+      return;
+    case kConst: case kVolatile: case kRestrict: case kTypeTag: case kTypedef:
+      call(t.type(), through_ptr);
       return;
     case kArray:
-      out.push_back(t.payload(0));
+      call(t.payload(0), false);
       return;
     case kFuncProto:
-      out.push_back(t.type());
-      for (uint32_t i = 0; i < t.vlen(); ++i) out.push_back(param_at(t, i).type);
+      call(t.type(), through_ptr);
+      for (uint32_t i = 0; i < t.vlen(); ++i) call(param_at(t, i).type, through_ptr);
+      return;
+    case kStruct: case kUnion:
+      if (through_ptr && t.name_off() != 0) return;
+      for (uint32_t i = 0; i < t.vlen(); ++i) call(member_at(t, i).type, false);
       return;
     default:
       return;
   }
+}
+
+// The references btf_dump_order_type follows from `t` without having marked
+// it first. A struct or union is marked ORDERING before its members are
+// ordered (a cycle through one ends in -ELOOP, BTF-LIBBPF-020's, or at a
+// forward declaration), so it has none here.
+void unmarked_references(const TypeRef& t, std::vector<uint32_t>& out) {
+  if (is_aggregate(t.kind())) return;
+  ordering_calls(t, false, [&](uint32_t id, bool) { out.push_back(id); });
 }
 
 // The cycle's types from `from` (open on `path`) to the end of the path,
@@ -54,12 +71,9 @@ std::string cycle_text(const Btf& btf, const std::vector<uint32_t>& path, size_t
 }
 
 // btf_dump_order_type(id, through_ptr) as a state of a graph, 2 * local + through_ptr:
-// its successors are the calls it makes before it marks the type ORDERED.
-// A pointer passes through_ptr = true, an array (whose element C must
-// complete) and a struct's members false, the others pass theirs on. A named
-// struct or union reached through a pointer returns at once (a forward
-// declaration will do); reached again while its members are ordered in any
-// other state it is an "unsatisfiable type cycle" (-ELOOP).
+// its successors are its ordering_calls. A struct or union reached again
+// while its members are ordered, in any state but a named one through a
+// pointer, is an "unsatisfiable type cycle" (-ELOOP).
 class OrderingStates {
  public:
   explicit OrderingStates(const Btf& btf) : btf_(btf), first_(btf.first_id()) {}
@@ -70,29 +84,8 @@ class OrderingStates {
 
   void successors(size_t state, std::vector<size_t>& out) const {
     out.clear();
-    const TypeRef t = btf_.type(id_of(state));
-    const bool through_ptr = state % 2;
-    switch (t.kind()) {
-      case kPtr:
-        add(t.type(), true, out);
-        return;
-      case kConst: case kVolatile: case kRestrict: case kTypeTag: case kTypedef:
-        add(t.type(), through_ptr, out);
-        return;
-      case kArray:
-        add(t.payload(0), false, out);
-        return;
-      case kFuncProto:
-        add(t.type(), through_ptr, out);
-        for (uint32_t i = 0; i < t.vlen(); ++i) add(param_at(t, i).type, through_ptr, out);
-        return;
-      case kStruct: case kUnion:
-        if (through_ptr && t.name_off() != 0) return;
-        for (uint32_t i = 0; i < t.vlen(); ++i) add(member_at(t, i).type, false, out);
-        return;
-      default:
-        return;
-    }
+    ordering_calls(btf_.type(id_of(state)), state % 2,
+                   [&](uint32_t id, bool through_ptr) { add(id, through_ptr, out); });
   }
 
  private:
