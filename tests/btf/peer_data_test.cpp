@@ -75,7 +75,7 @@ TEST(PeerData, Linux71VmlinuxUnder618IsUnsupportedHeaderAsTheKernelSays) {
   ASSERT_EQ(r.list.count(Severity::Error), 1u);
   const Diagnostic& d = r.list.items().front();
   EXPECT_EQ(d.location.offset, 24u);  // layout_off
-  EXPECT_EQ(d.rule->kernel_log, "Unsupported btf_header");
+  EXPECT_EQ(d.rule->log, "Unsupported btf_header");
   EXPECT_NE(d.message.find("rejected by kernels before 7.1"), std::string::npos) << d.message;
   std::string why;
   if (!oracle::kernel_btf_oracle_available(&why)) GTEST_SKIP() << "kernel oracle unavailable: " << why;

@@ -126,10 +126,10 @@ TEST_P(VmDifferential, RunningKernelBtfFindingsAreWhatTheOlderKernelRefuses) {
   EXPECT_TRUE(error_ids.count(id)) << "the kernel refused type " << id << "; elfmeta's errors are elsewhere";
   EXPECT_EQ(*error_ids.begin(), id) << "the kernel stops at the first refused record";
   for (const auto& d : list.items()) {
-    if (d.severity != Severity::Error || d.rule->kernel_log.empty()) continue;
-    EXPECT_NE(reason.find(std::string(d.rule->kernel_log).substr(0, std::string(d.rule->kernel_log).find(" /"))),
+    if (d.severity != Severity::Error || d.rule->log.empty()) continue;
+    EXPECT_NE(reason.find(std::string(d.rule->log).substr(0, std::string(d.rule->log).find(" /"))),
                 std::string::npos)
-          << d.rule->id << " logs \"" << d.rule->kernel_log << "\", the kernel said: " << reason;
+          << d.rule->id << " logs \"" << d.rule->log << "\", the kernel said: " << reason;
   }
 }
 

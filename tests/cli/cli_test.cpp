@@ -182,6 +182,24 @@ TEST(Cli, KernelAndLibbpfProfilesAreNamedInTheSummary) {
   EXPECT_EQ(elfmeta("check --libbpf 0.8 " + blob).status, 2);
 }
 
+// A finding's log note names whose message it quotes: libbpf's for a rule of
+// btf__new, the kernel's for the verifier's; so do `explain` and `rules`.
+TEST(Cli, LogNotesSayWhoseMessageTheyQuote) {
+  synth::BtfBuilder b;
+  b.add_ptr(b.add_int("int", 4, 32, 1) + 40);  // past the last type
+  const std::string blob = write_blob("ptr-past-last.btf", b.build());
+  const CliRun r = elfmeta("check --verbose --libbpf 1.7 " + blob);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("libbpf log: \"invalid referenced type ID\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("kernel log: \"invalid referenced type ID\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernel log: \"Invalid type_id\""), std::string::npos) << r.out;
+  EXPECT_NE(elfmeta("explain BTF-LIBBPF-016").out.find("  libbpf log: \"invalid referenced type ID\"\n"),
+            std::string::npos);
+  const std::string json = elfmeta("rules --format json").out;
+  EXPECT_NE(json.find("\"log\":\"invalid referenced type ID\",\"log_of\":\"libbpf\""), std::string::npos);
+  EXPECT_NE(json.find("\"log\":\"Member exceeds struct_size\",\"log_of\":\"kernel\""), std::string::npos);
+}
+
 TEST(Cli, OrcOfAnImageAndItsFindings) {
   std::mt19937_64 rng(4);
   auto table = synth::random_orc(rng, orc::Layout::G3, /*image=*/true);

@@ -67,10 +67,27 @@ TEST(RuleTable, EveryRuleHasAnExplanationAndATrigger) {
     EXPECT_GE(r->explanation.size(), 20u) << r->id << " has no explanation";
     EXPECT_GE(r->trigger.size(), 10u) << r->id << " has no trigger";
     EXPECT_TRUE(r->trigger.ends_with(".")) << r->id << ": " << r->trigger;
-    EXPECT_NE(r->trigger, r->kernel_log) << r->id;
+    EXPECT_NE(r->trigger, r->log) << r->id;
     EXPECT_NE(r->trigger, r->explanation) << r->id;
   }
   EXPECT_GT(rules, 300u);
+}
+
+// A rule's log is the message of whoever refuses the input: libbpf's for
+// the rules of btf__new and btf_ext__new, the kernel's otherwise, and the
+// note of a finding says whose it is (it said "kernel log" for libbpf's).
+TEST(RuleTable, LogNoteSaysWhoseMessageItIs) {
+  const Rule* libbpf = find_rule("BTF-LIBBPF-016");
+  const Rule* ext = find_rule("BTF-EXT-002");
+  const Rule* kernel = find_rule("BTF-AGG-010");
+  const Rule* sframe = find_rule("SFRAME-FDE-008");
+  const Rule* silent = find_rule("BTF-LIBBPF-018");
+  ASSERT_TRUE(libbpf && ext && kernel && sframe && silent);
+  EXPECT_EQ(log_note(*libbpf), "libbpf log: \"invalid referenced type ID\"");
+  EXPECT_EQ(log_source(*ext), "libbpf");
+  EXPECT_EQ(log_note(*kernel), "kernel log: \"Member exceeds struct_size\"");
+  EXPECT_EQ(log_source(*sframe), "kernel");
+  EXPECT_EQ(log_note(*silent), "");
 }
 
 // A test that names a rule the tables do not have asserts nothing: its

@@ -40,8 +40,8 @@ int run_rules(Args args) {
     for (const Rule* r : all_rules()) {
       std::cout << (first ? "\n" : ",\n") << "{\"id\":\"" << r->id << "\",\"severity\":\"" << severity_name(r->severity)
                 << "\",\"refused_by\":\"" << json_escape(enforcement_text(*r)) << "\",\"summary\":\""
-                << json_escape(r->summary) << "\",\"since\":\"" << json_escape(r->since) << "\",\"kernel_log\":\""
-                << json_escape(r->kernel_log) << "\"}";
+                << json_escape(r->summary) << "\",\"since\":\"" << json_escape(r->since) << "\",\"log\":\""
+                << json_escape(r->log) << "\",\"log_of\":\"" << (r->log.empty() ? "" : log_source(*r)) << "\"}";
       first = false;
     }
     std::cout << "\n]\n";
@@ -85,7 +85,7 @@ int run_explain(Args args) {
             << "  severity:   " << severity_name(r->severity) << "\n"
             << "  refused by: " << enforcement_text(*r) << "\n";
   if (!r->since.empty()) std::cout << "  since:      " << r->since << "\n";
-  if (!r->kernel_log.empty()) std::cout << "  kernel log: \"" << r->kernel_log << "\"\n";
+  if (!r->log.empty()) std::cout << "  " << log_note(*r) << "\n";
   if (!r->explanation.empty()) std::cout << "\n" << r->explanation << "\n";
   if (!r->trigger.empty()) std::cout << "\nMinimal trigger: " << r->trigger << "\n";
   return 0;

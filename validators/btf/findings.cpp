@@ -26,7 +26,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message) {
                         (g->kind == GateKind::kSkips ? "skipped " : "") + when + ")");
     }
   }
-  if (!rule.kernel_log.empty()) d.notes.push_back("kernel log: \"" + std::string(rule.kernel_log) + "\"");
+  if (!rule.log.empty()) d.notes.push_back(log_note(rule));
   d.location = std::move(loc);
   d.message = std::move(message);
   if (d.severity == Severity::Error) ++errors_;

@@ -38,7 +38,7 @@ void Findings::emit(const Rule& rule, Location loc, std::string message, std::op
   d.severity = severity;
   d.location = std::move(loc);
   d.message = std::move(message);
-  if (!rule.kernel_log.empty()) d.notes.push_back("kernel log: \"" + std::string(rule.kernel_log) + "\"");
+  if (!rule.log.empty()) d.notes.push_back(log_note(rule));
   if (unenforced && declared == Severity::Error)
     d.notes.push_back(std::string(consumer_name(static_cast<Consumer>(consumer_))) + " accepts this");
   sink_.report(std::move(d));

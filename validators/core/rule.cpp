@@ -35,4 +35,14 @@ std::string_view consumer_name(Consumer c) {
   }
 }
 
+std::string_view log_source(const Rule& rule) {
+  constexpr uint32_t kKernel = kBpfBtfLoad | kModuleLoad | kUnwinder | kSframeKernel;
+  return (rule.enforced_by & kLibbpf) && !(rule.enforced_by & kKernel) ? "libbpf" : "kernel";
+}
+
+std::string log_note(const Rule& rule) {
+  if (rule.log.empty()) return "";
+  return std::string(log_source(rule)) + " log: \"" + std::string(rule.log) + "\"";
+}
+
 }  // namespace elfmeta

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace elfmeta {
@@ -38,11 +39,21 @@ struct Rule {
   std::string_view summary;      // one line
   std::string_view explanation;  // why it matters, what to do
   std::string_view since;        // first kernel/tool release with the behaviour
-  std::string_view kernel_log;   // kernel verifier log fragment, "" if none
+  // What the refusing consumer logs, "" if nothing: the kernel's message, or
+  // libbpf's for a rule only libbpf (and a BPF object's load through it)
+  // refuses (log_source).
+  std::string_view log;
   // The smallest input that breaks the rule, in words: what its rule case
   // (tests/*/…rule_cases…) builds, e.g. "STRUCT s size 4 { int a at bit 32 }".
   std::string_view trigger;
 };
+
+// Whose message a rule's log is: "libbpf" for a rule libbpf refuses and no
+// kernel consumer does, "kernel" otherwise.
+std::string_view log_source(const Rule& rule);
+// "kernel log: \"...\"" or "libbpf log: \"...\"", the note a finding of the
+// rule carries; "" for a rule without a log.
+std::string log_note(const Rule& rule);
 
 // All rules of all formats, in table order.
 std::span<const Rule* const> all_rules();

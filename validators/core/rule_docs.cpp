@@ -16,7 +16,7 @@ std::string rule_doc_page(const Rule& r) {
   s += "| Severity | " + std::string(severity_name(r.severity)) + " |\n";
   s += "| Refused by | " + enforcement_text(r) + " |\n";
   if (!r.since.empty()) s += "| Since | " + std::string(r.since) + " |\n";
-  if (!r.kernel_log.empty()) s += "| Kernel log | `" + std::string(r.kernel_log) + "` |\n";
+  if (!r.log.empty()) s += "| Log | " + std::string(log_source(r)) + ": `" + std::string(r.log) + "` |\n";
   s += "\n";
   if (!r.explanation.empty()) s += std::string(r.explanation) + "\n\n";
   if (!r.trigger.empty()) {

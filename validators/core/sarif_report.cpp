@@ -48,7 +48,7 @@ std::string help_text(const Rule& r) {
   if (!r.explanation.empty()) s += "\n" + std::string(r.explanation) + "\n";
   s += "\nSeverity: " + std::string(severity_name(r.severity)) + "\nRefused by: " + enforcement_text(r) + "\n";
   if (!r.since.empty()) s += "Since: " + std::string(r.since) + "\n";
-  if (!r.kernel_log.empty()) s += "Kernel log: " + std::string(r.kernel_log) + "\n";
+  if (!r.log.empty()) s += log_note(r) + "\n";
   return s;
 }
 
