@@ -9,13 +9,16 @@
 #include <csignal>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <span>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "btf/verifier.h"
 #include "core/diagnostic.h"
 #include "input/artifact.h"
 #include "synth/btf_builder.h"
@@ -42,18 +45,48 @@ struct Shape {
   Dump dump;  // BTF-LIBBPF-019 for kRecursesWithoutEnd, BTF-LIBBPF-020 for kRefuses
 };
 
+// int (*)(self) (a prototype's parameter points back at it), added to `b`;
+// returns the int's id.
+uint32_t add_parameter_points_back(BtfBuilder& b) {
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t proto = b.next_id();
+  b.add_func_proto(int_id, {{"self", proto + 1}});
+  b.add_ptr(proto);
+  return int_id;
+}
+std::vector<uint8_t> parameter_points_back() {
+  BtfBuilder b;
+  add_parameter_points_back(b);
+  return b.build();
+}
+
+// The blob with `n` zero bytes after its last section (BTF-HDR-012), or
+// between its type and string sections (BTF-HDR-009): the kernel refuses
+// both before it reads a record, libbpf reads on.
+std::vector<uint8_t> with_trailing_bytes(std::vector<uint8_t> blob, size_t n = 4) {
+  blob.resize(blob.size() + n, 0);
+  return blob;
+}
+std::vector<uint8_t> with_gap_before_strings(std::vector<uint8_t> blob, uint32_t n = 4) {
+  uint32_t type_len, str_off;
+  std::memcpy(&type_len, blob.data() + 12, 4);
+  std::memcpy(&str_off, blob.data() + 16, 4);
+  blob.insert(blob.begin() + 24 + type_len, n, 0);
+  str_off += n;
+  std::memcpy(blob.data() + 16, &str_off, 4);
+  return blob;
+}
+
 // Cycles through a prototype or a struct (the kernel accepts each), and
 // near misses.
 std::vector<Shape> shapes() {
   std::vector<Shape> out;
-  {  // int (*)(self): a prototype's parameter points back at it
-    BtfBuilder b;
-    const uint32_t int_id = b.add_int("int", 4, 32, 1);
-    const uint32_t proto = b.next_id();
-    b.add_func_proto(int_id, {{"self", proto + 1}});
-    b.add_ptr(proto);
-    out.push_back({"parameter-points-back", b.build(), Dump::kRecursesWithoutEnd});
-  }
+  out.push_back({"parameter-points-back", parameter_points_back(), Dump::kRecursesWithoutEnd});
+  // The same where the kernel stops at the sections and libbpf does not.
+  out.push_back({"parameter-points-back-then-trailing-bytes", with_trailing_bytes(parameter_points_back()),
+                 Dump::kRecursesWithoutEnd});
+  out.push_back({"parameter-points-back-with-a-gap", with_gap_before_strings(parameter_points_back()),
+                 Dump::kRecursesWithoutEnd});
   {  // typedef int (*T)(T): through a typedef
     BtfBuilder b;
     const uint32_t int_id = b.add_int("int", 4, 32, 1);
@@ -242,6 +275,53 @@ TEST(BtfDumpOrder, DeepCycleIsWalkedIteratively) {
   for (uint32_t i = 1; i < 100000; ++i) b.add_volatile(proto + 1 + i);
   b.add_ptr(proto);
   EXPECT_EQ(order_findings(b.build()).size(), 1u);
+}
+
+// The kernel's parse stops at a gap or at bytes after the last section
+// (BTF-HDR-009, -012); libbpf reads on, and so does elfmeta for it: before,
+// the btf_dump rules of a blob with trailing bytes were never run, and
+// nothing said so (fuzz_libbpf, using them as its guard, found it in 3 s:
+// regress/fuzz_libbpf/dump-rules-skipped-after-trailing-bytes). The kernel's
+// verdict and findings stay as they were.
+TEST(BtfDumpOrder, RulesRunPastSectionsTheKernelRefuses) {
+  for (const auto& [name, blob, rule] :
+       {std::tuple{"trailing", with_trailing_bytes(parameter_points_back()), "BTF-HDR-012"},
+        std::tuple{"gap", with_gap_before_strings(parameter_points_back()), "BTF-HDR-009"}}) {
+    const auto found = order_findings(blob);
+    EXPECT_EQ(found.size(), 1u) << name;
+    const auto sections = libbpf_rule_findings(blob, rule);
+    ASSERT_EQ(sections.size(), 1u) << name;
+    EXPECT_EQ(sections[0].severity, Severity::Warning) << name;
+    EXPECT_TRUE(libbpf_rule_findings(blob, "BTF-HDR-013").empty()) << name << ": the trailing bytes said twice";
+    DiagnosticList kernel;
+    btf::check_btf(blob, nullptr, btf::CheckOptions{}, "case", ".BTF", kernel);
+    ASSERT_EQ(kernel.items().size(), 1u) << name;
+    EXPECT_EQ(kernel.items()[0].rule->id, rule) << name;
+    EXPECT_EQ(kernel.items()[0].severity, Severity::Error) << name;
+  }
+  const auto fuzzed = read_bytes(fs::path(ELFMETA_SOURCE_DIR) / "regress" / "fuzz_libbpf" /
+                                 "dump-rules-skipped-after-trailing-bytes");
+  EXPECT_EQ(order_findings(fuzzed).size(), 2u);
+}
+
+// Where elfmeta cannot read every record (a kind past those it knows: libbpf
+// 1.7 reads 5 kind bits of the info word, Linux 7.2 and elfmeta 7), the
+// btf_dump rules are not run, and a note says so.
+TEST(BtfDumpOrder, RulesNotRunAreANote) {
+  BtfBuilder b;
+  const uint32_t int_id = add_parameter_points_back(b);
+  b.add_raw(0, (0x20u | 8u) << 24, int_id);  // a typedef to libbpf 1.7, kind 40 to Linux 7.2
+  DiagnosticList list;
+  btf::CheckOptions options;
+  options.consumer = kLibbpf;
+  options.libbpf = {1, 7};
+  btf::check_btf(b.build(), nullptr, options, "case", ".BTF", list);
+  size_t notes = 0;
+  for (const Diagnostic& d : list.items()) {
+    EXPECT_FALSE(d.rule && d.rule->id.starts_with("BTF-LIBBPF-01")) << d.message;
+    notes += !d.rule && d.message.find("btf_dump's rules (BTF-LIBBPF-018, -019, -020) not run") != std::string::npos;
+  }
+  EXPECT_EQ(notes, 1u);
 }
 
 // The fuzzer-made reproducer of regress/fuzz_libbpf (PTR -> FUNC_PROTO ->

@@ -26,6 +26,11 @@ class Parser {
   void check_type_section_placement();
   void btf_check_all_metas();
   void report_unsized(uint32_t cur, uint32_t id);
+  // Whether the kernel's parse, which stops at `rule`, stops here too: for
+  // a consumer to which it is no error (libbpf reads past gaps and trailing
+  // bytes) and which has refused nothing so far, the rest of the blob is
+  // checked, within the bounds already met.
+  bool stops_at(const Rule& rule) const { return f_.effective(rule) == Severity::Error || f_.errors() != 0; }
 
   uint32_t u32_at(size_t off) const {
     uint32_t v;
@@ -37,6 +42,7 @@ class Parser {
   const ParseOptions& options_;
   Findings& f_;
   Btf btf_;
+  uint64_t sections_end_ = 0;  // where the last section ends: the blob's end unless BTF-HDR-012
 };
 
 namespace {
@@ -210,7 +216,8 @@ bool Parser::read_header() {
 }
 
 // btf_check_sec_info(): the sections lie inside the blob, in order,
-// without gaps or overlap. Reports BTF-HDR-008..012.
+// without gaps or overlap. Reports BTF-HDR-008..012. A gap and bytes after
+// the last section stop the parse only where they are errors (stops_at).
 bool Parser::check_section_tiling() {
   const Header& h = btf_.hdr_;
   struct Sec {
@@ -247,7 +254,8 @@ bool Parser::check_section_tiling() {
     }
     if (total < s.off) {
       f_.at_offset(rules::HDR_009, 8, "gap of " + std::to_string(s.off - total) + " bytes before the " + what);
-      return false;
+      if (stops_at(rules::HDR_009)) return false;
+      total = s.off;
     }
     if (total > s.off) {
       f_.at_offset(rules::HDR_010, 8, what + " overlaps the previous section, which ends at " + std::to_string(total));
@@ -259,10 +267,10 @@ bool Parser::check_section_tiling() {
     }
     total += s.len;
   }
+  sections_end_ = uint64_t(h.hdr_len) + total;
   if (expected_total != total) {
-    f_.at_offset(rules::HDR_012, static_cast<uint64_t>(h.hdr_len) + total,
-                 std::to_string(expected_total - total) + " bytes after the last section");
-    return false;
+    f_.at_offset(rules::HDR_012, sections_end_, std::to_string(expected_total - total) + " bytes after the last section");
+    return !stops_at(rules::HDR_012);
   }
   return true;
 }
@@ -292,9 +300,13 @@ void Parser::check_strings() {
   btf_.strings_begin_ = data_.data() + start;
   // 7.1 lets any section come last once the header has the layout fields.
   const bool any_order = f_.kernel().has(Gate::kKindLayout) && h.stored_hdr_len >= kLayoutHeaderSize;
-  if (end != data_.size() && !any_order)
+  // Bytes after the last section are BTF-HDR-012's: the strings must end
+  // the sections.
+  if (end != sections_end_ && !any_order)
     f_.at_offset(rules::HDR_013, 16,
-                 "string section ends at " + std::to_string(end) + ", the blob at " + std::to_string(data_.size()));
+                 "string section ends at " + std::to_string(end) + ", the " +
+                     (sections_end_ == data_.size() ? "blob" : "last section") + " at " +
+                     std::to_string(sections_end_));
   if (is_split(options_) && h.str_len == 0) {
     btf_.strings_usable_ = true;
     return;

@@ -120,6 +120,10 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   ParseOptions parse_options{base ? base->btf.get() : nullptr, options.assume_host_order};
   auto parsed = parse(data, parse_options, f);
   if (!parsed) {
+    // An accepted blob whose records went unread is not a clean one.
+    if (f.errors() == 0)
+      f.note("type records not checked: the kernel's parse stops at the header, which " +
+             std::string(consumer_name(options.consumer)) + " accepts");
     f.finish();
     out.errors = f.errors();
     return out;
@@ -132,9 +136,13 @@ CheckedBtf check_btf(std::span<const uint8_t> data, const CheckedBtf* base, cons
   if (!concurrent || !check_concurrently(btf, base, options, f, out))
     check_sequentially(btf, base, options, f, out, /*records_done=*/concurrent);
   // What libbpf's btf_dump would do with BTF libbpf accepts.
-  if (options.consumer == kLibbpf && f.errors() == 0 && btf.types_complete()) {
-    check_btf_dump_order(btf, f);
-    check_btf_dump_stack(btf, f);
+  if (options.consumer == kLibbpf && f.errors() == 0) {
+    if (btf.types_complete()) {
+      check_btf_dump_order(btf, f);
+      check_btf_dump_stack(btf, f);
+    } else {
+      f.note("btf_dump's rules (BTF-LIBBPF-018, -019, -020) not run: not every type record could be read");
+    }
   }
   // Lints add to a clean verdict; on broken BTF they would mostly repeat it.
   if (options.lints && !f.kernel_errors() && btf.types_complete()) lint(btf, f);
