@@ -311,11 +311,7 @@ TEST(BtfDumpOrder, RulesNotRunAreANote) {
   BtfBuilder b;
   const uint32_t int_id = add_parameter_points_back(b);
   b.add_raw(0, (0x20u | 8u) << 24, int_id);  // a typedef to libbpf 1.7, kind 40 to Linux 7.2
-  DiagnosticList list;
-  btf::CheckOptions options;
-  options.consumer = kLibbpf;
-  options.libbpf = {1, 7};
-  btf::check_btf(b.build(), nullptr, options, "case", ".BTF", list);
+  const DiagnosticList list = libbpf_check(b.build());
   size_t notes = 0;
   for (const Diagnostic& d : list.items()) {
     EXPECT_FALSE(d.rule && d.rule->id.starts_with("BTF-LIBBPF-01")) << d.message;

@@ -142,6 +142,49 @@ TEST(BtfDumpStack, PrototypeCycleIsNotExposed) {
   EXPECT_EQ(stack_findings(b.build()).size(), 0u);
 }
 
+// An anonymous struct at the end of a chain longer than the first stack:
+// the chain takes the stack past 16 before the view is opened (harmless),
+// the struct's members then past its second allocation (24) under the view.
+// fuzz_libbpf's campaign of 2026-12-02 found it (libbpf 1.7 under ASan, a
+// heap-use-after-free in btf_dump_emit_type_chain: 22 entries of typedef
+// 156, then a member of four); the walk stopped counting at 17 entries and
+// never saw the struct. Builder: 20 modifiers, the array, the struct.
+TEST(BtfDumpStack, InlineStructAtTheEndOfALongChain) {
+  BtfBuilder b;
+  const uint32_t int_id = b.add_int("int", 4, 32, 1);
+  const uint32_t deep = b.add_ptr(b.add_ptr(b.add_ptr(int_id)));
+  uint32_t chain = b.add_array(b.add_struct("", 8, {{"p", deep, 0}}), int_id, 2);
+  for (int i = 0; i < 20; ++i) chain = b.add_const(chain);
+  b.add_typedef("long_chain_t", chain);
+  const auto found = stack_findings(b.build());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("long_chain_t"), std::string::npos) << found[0].message;
+
+  const auto fuzzed = read_bytes(fs::path(ELFMETA_SOURCE_DIR) / "regress" / "fuzz_libbpf" /
+                                 "dump-stack-inline-struct-after-long-chain");
+  ASSERT_FALSE(fuzzed.empty());
+  EXPECT_FALSE(stack_findings(fuzzed).empty());
+}
+
+// Chains are followed to their ends within a budget of steps: 3,000
+// typedefs, each of a later link of one chain of 3,000 qualifiers, walk
+// about 4.5 million steps past the first stack. The budget runs out, and a
+// note says the rule was cut short; nothing is reported from a guess.
+TEST(BtfDumpStack, ChainsPastTheBudgetAreANote) {
+  BtfBuilder b;
+  uint32_t link = b.add_int("int", 4, 32, 1);
+  std::vector<uint32_t> links;
+  for (int i = 0; i < 3000; ++i) links.push_back(link = b.add_const(link));
+  for (size_t i = 0; i < links.size(); ++i) b.add_typedef("t" + std::to_string(i), links[i]);
+  const DiagnosticList list = libbpf_check(b.build());
+  size_t notes = 0;
+  for (const Diagnostic& d : list.items()) {
+    EXPECT_FALSE(d.rule && d.rule->id == "BTF-LIBBPF-018") << d.message;
+    notes += !d.rule && d.message.find("BTF-LIBBPF-018 cut short") != std::string::npos;
+  }
+  EXPECT_EQ(notes, 1u);
+}
+
 // The nesting is the input's: 30,000 levels are walked without recursion
 // (and reported once, at the outermost named struct).
 TEST(BtfDumpStack, DeepNestingIsWalkedIteratively) {

@@ -50,7 +50,14 @@ struct Heights {
 class DumpStackHeights {
  public:
   explicit DumpStackHeights(const Btf& btf)
-      : btf_(btf), heights_(size_t(btf.type_count()) * kQuestions), state_(heights_.size(), kNew) {}
+      : btf_(btf),
+        heights_(size_t(btf.type_count()) * kQuestions),
+        state_(heights_.size(), kNew),
+        chain_steps_left_(uint64_t(btf.type_count()) * 32 + (uint64_t(1) << 20)) {}
+
+  // Whether some declarator chain was not followed to its end (the budget of
+  // chain steps ran out): what it ends on was not judged.
+  bool cut_short() const { return cut_short_; }
 
   // Node (id, q)'s heights, capped at kPast.
   Heights of(uint32_t id, Question q) {
@@ -110,7 +117,7 @@ class DumpStackHeights {
 
   // The entries node `n` pushes itself, the nodes it emits on top of them,
   // and which of those it emits under a view it reads again.
-  uint8_t expand(size_t n, std::vector<size_t>& children, size_t& reading_child) const {
+  uint8_t expand(size_t n, std::vector<size_t>& children, size_t& reading_child) {
     const uint32_t id = static_cast<uint32_t>(n / kQuestions);
     const TypeRef t = btf_.type(id);
     switch (static_cast<Question>(n % kQuestions)) {
@@ -130,9 +137,23 @@ class DumpStackHeights {
       default:
         break;
     }
-    // The declarator chain, as btf_dump_emit_type_decl follows it.
-    uint8_t chain = 0;
-    for (uint32_t at = id; chain < kPast;) {
+    // The declarator chain, as btf_dump_emit_type_decl follows it, to its
+    // end even past kPast: what it ends on (an inline struct, a prototype's
+    // parameters) is emitted on top of all of it. Before, the walk stopped at
+    // kPast and missed `struct { ... }` at the end of 22 modifiers
+    // (regress/fuzz_libbpf/dump-stack-inline-struct-after-long-chain). A
+    // chain longer than the type count is a cycle; all chains together have
+    // a budget of steps.
+    uint32_t chain = 0;
+    for (uint32_t at = id;;) {
+      if (chain == btf_.type_count()) break;
+      if (chain >= kPast) {
+        if (chain_steps_left_ == 0) {
+          cut_short_ = true;
+          break;
+        }
+        --chain_steps_left_;
+      }
       ++chain;
       if (at == 0 || !btf_.has_type(at)) break;  // void ends it
       const TypeRef r = btf_.type(at);
@@ -158,12 +179,14 @@ class DumpStackHeights {
       }
       break;
     }
-    return chain;
+    return capped(chain);
   }
 
   const Btf& btf_;
   std::vector<Heights> heights_;
   std::vector<uint8_t> state_;
+  uint64_t chain_steps_left_;
+  bool cut_short_ = false;
 };
 
 }  // namespace
@@ -185,6 +208,9 @@ void check_btf_dump_stack(const Btf& btf, Findings& f) {
                   std::to_string(kBtfDumpFirstStack) + " entries inside an inline anonymous struct whose "
                   "declarator is read again afterwards: btf_dump then reads freed memory");
   }
+  if (heights.cut_short())
+    f.note("BTF-LIBBPF-018 cut short: the declarator chains past " + std::to_string(kBtfDumpFirstStack) +
+           " entries are longer in all than its budget of steps; where they end was not judged");
 }
 
 }  // namespace elfmeta::btf
