@@ -16,6 +16,11 @@ namespace {
 // from inside itself) is unbounded, and counts as past it too.
 constexpr uint8_t kPast = kBtfDumpFirstStack + 1;
 
+// Steps of declarator chains past kPast, all chains together: per type, and
+// a base for small blobs. Real chains end well before kPast and take none.
+constexpr uint64_t kChainStepsPerType = 32;
+constexpr uint64_t kChainStepsBase = uint64_t(1) << 20;
+
 uint8_t capped(uint32_t h) { return static_cast<uint8_t>(std::min<uint32_t>(kPast, h)); }
 
 // Three questions per type id, each a node of the walk:
@@ -53,7 +58,7 @@ class DumpStackHeights {
       : btf_(btf),
         heights_(size_t(btf.type_count()) * kQuestions),
         state_(heights_.size(), kNew),
-        chain_steps_left_(uint64_t(btf.type_count()) * 32 + (uint64_t(1) << 20)) {}
+        chain_steps_left_(btf.type_count() * kChainStepsPerType + kChainStepsBase) {}
 
   // Whether some declarator chain was not followed to its end (the budget of
   // chain steps ran out): what it ends on was not judged.
